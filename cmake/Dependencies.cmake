@@ -1,0 +1,10 @@
+# All dependencies come from Debian packages (scripts/install-deps.sh installs them).
+set(THREADS_PREFER_PTHREAD_FLAG ON)
+find_package(Threads REQUIRED)
+find_package(CLI11 CONFIG REQUIRED)
+find_package(simdjson CONFIG REQUIRED)
+find_package(xsimd CONFIG REQUIRED)
+find_package(xtensor CONFIG REQUIRED)
+find_package(fmt CONFIG REQUIRED)
+find_package(spdlog CONFIG REQUIRED)
+find_package(doctest CONFIG REQUIRED)

@@ -1,0 +1,8 @@
+#pragma once
+// One add_*_command per subcommand file; main.cpp's table lists them.
+
+namespace CLI { class App; }
+
+namespace msdump::cli {
+void add_stats_command(CLI::App& app, int& exit_code);
+}  // namespace msdump::cli

@@ -1,0 +1,54 @@
+#pragma once
+// AtomicFile: write to "<path>.msdump-tmp-<pid>-<n>" in the same directory, fsync, then
+// rename() over the target on commit(). An AtomicFile destroyed without commit() removes its
+// temporary file, so a failed or interrupted run never leaves a half-written output.
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace msdump {
+
+enum class Overwrite { no, yes };
+
+class AtomicFile {
+ public:
+  // Creates the temporary file. With Overwrite::no an existing target is an ErrorCode::exists.
+  static Result<std::unique_ptr<AtomicFile>> create(const std::string& path, Overwrite overwrite);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  // Buffered append; errors are remembered and reported by commit().
+  void write(std::string_view bytes);
+  void write(std::span<const std::byte> bytes);
+  // Flushes, fsyncs and renames the temporary file over the target.
+  Result<void> commit();
+  const std::string& path() const { return m_path; }
+  std::size_t bytes_written() const { return m_written; }
+
+ private:
+  AtomicFile(int fd, std::string path, std::string tmp_path, Overwrite overwrite);
+  void flush_buffer();
+
+  int m_fd;
+  std::string m_path;
+  std::string m_tmp_path;
+  Overwrite m_overwrite;
+  std::string m_buffer;
+  std::size_t m_written = 0;
+  int m_errno = 0;
+  bool m_committed = false;
+};
+
+// Writes `bytes` to `path` atomically in one call.
+Result<void> write_file_atomic(const std::string& path, std::string_view bytes, Overwrite overwrite);
+
+// Removes stale "*.msdump-tmp-*" files left in `dir` by a killed process (not recursive).
+void remove_stale_temporaries(const std::string& dir);
+
+}  // namespace msdump

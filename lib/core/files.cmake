@@ -1,0 +1,12 @@
+list(APPEND MSDUMP_LIB_SOURCES
+  lib/core/error.cpp
+  lib/core/dtype.cpp
+  lib/core/byte_source.cpp
+  lib/core/atomic_file.cpp
+  lib/core/logger.cpp
+  lib/core/profile.cpp
+  lib/core/scalar.cpp)
+list(APPEND MSDUMP_TEST_SOURCES
+  tests/core/dtype_test.cpp
+  tests/core/byte_source_test.cpp
+  tests/core/atomic_file_test.cpp)

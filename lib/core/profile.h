@@ -1,0 +1,26 @@
+#pragma once
+// The knobs that change what msprobe writes: framework, format profile (dump-format.md §0),
+// summary mode and precision. Each enum has one name table used for flags, JSON and reports.
+
+#include <optional>
+#include <string_view>
+
+namespace msdump {
+
+enum class Framework { pytorch, mindspore, mindtorch };
+// current = msprobe master (2026-08); legacy = released builds up to ~May 2026.
+enum class Profile { current, legacy };
+enum class SummaryMode { statistics, md5, xor_checksum };
+enum class Precision { low, high };
+
+std::string_view to_string(Framework f);  // "pytorch" | "mindspore" | "mindtorch"
+std::string_view to_string(Profile p);    // "current" | "legacy"
+std::string_view to_string(SummaryMode m);  // "statistics" | "md5" | "xor"
+std::string_view to_string(Precision p);  // "low" | "high"
+
+std::optional<Framework> framework_from_string(std::string_view s);
+std::optional<Profile> profile_from_string(std::string_view s);
+std::optional<SummaryMode> summary_mode_from_string(std::string_view s);
+std::optional<Precision> precision_from_string(std::string_view s);
+
+}  // namespace msdump

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs everything msdump needs to build and test, from Debian packages. Idempotent: packages
+# already present are left alone, so a second run costs one dpkg query.
+#   --with-torch   also the fixture generator's python3-torch + python3-numpy (testdata/gen/)
+set -euo pipefail
+
+packages=(cmake ninja-build g++ pkg-config
+          libcli11-dev libsimdjson-dev xtensor-dev libxsimd-dev libspdlog-dev libfmt-dev doctest-dev
+          libvalijson-dev
+          python3 python3-numpy)
+for arg in "$@"; do
+  case "$arg" in
+    --with-torch) packages+=(python3-torch) ;;
+    --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --with-bench) packages+=(hyperfine python3-numpy) ;;
+    *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps.sh: all ${#packages[@]} packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "install-deps.sh: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

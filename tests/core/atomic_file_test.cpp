@@ -1,0 +1,43 @@
+#include "core/atomic_file.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+
+#include "test_util.h"
+
+using namespace msdump;
+namespace fs = std::filesystem;
+
+TEST_SUITE("msdump::core") {
+  TEST_CASE("atomic file appears only on commit") {
+    testing::TempDir dir;
+    const auto p = (dir / "out.json").string();
+    {
+      auto f = AtomicFile::create(p, Overwrite::no);
+      REQUIRE(f);
+      (*f)->write(std::string_view("partial"));
+      CHECK_FALSE(fs::exists(p));
+      // destroyed without commit: nothing is left behind
+    }
+    CHECK_FALSE(fs::exists(p));
+    CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}) == 0);
+    auto f = AtomicFile::create(p, Overwrite::no);
+    REQUIRE(f);
+    (*f)->write(std::string(3 << 20, 'x'));  // larger than the internal buffer
+    REQUIRE((*f)->commit());
+    CHECK(fs::file_size(p) == (3u << 20));
+  }
+  TEST_CASE("existing outputs are kept unless overwrite is asked for") {
+    testing::TempDir dir;
+    const auto p = (dir / "out.json").string();
+    REQUIRE(write_file_atomic(p, "one", Overwrite::no));
+    auto again = write_file_atomic(p, "two", Overwrite::no);
+    REQUIRE_FALSE(again);
+    CHECK(again.error().code == ErrorCode::exists);
+    CHECK(again.error().message == "'" + p + "' exists (use --force to replace it)");
+    CHECK(testing::slurp(p) == "one");
+    REQUIRE(write_file_atomic(p, "two", Overwrite::yes));
+    CHECK(testing::slurp(p) == "two");
+  }
+}
