@@ -1,0 +1,118 @@
+#include "pyjson/json_value.h"
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+
+namespace msdump::pyjson {
+
+static_assert(sizeof(Value) == 48, "json_value.h documents a 48-byte Value");
+
+std::string_view kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::null: return "null";
+    case Kind::boolean: return "boolean";
+    case Kind::integer: return "integer";
+    case Kind::big_integer: return "integer";
+    case Kind::floating: return "float";
+    case Kind::string: return "string";
+    case Kind::array: return "array";
+    case Kind::object: return "object";
+  }
+  return "?";
+}
+
+Value Value::from_scalar(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Kind::null: return null();
+    case Scalar::Kind::boolean: return boolean(s.b);
+    case Scalar::Kind::integer: return integer(s.i);
+    case Scalar::Kind::unsigned_integer:
+      if (s.u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        return integer(static_cast<std::int64_t>(s.u));
+      }
+      return big_integer(std::to_string(s.u));
+    case Scalar::Kind::floating: return floating(s.d);
+    case Scalar::Kind::string: return string(s.s);
+  }
+  return null();
+}
+
+const Value* Value::find(std::string_view key) const {
+  const Object* obj = if_object();
+  if (obj == nullptr) return nullptr;
+  for (auto it = obj->rbegin(); it != obj->rend(); ++it) {
+    if (it->key == key) return &it->value;
+  }
+  return nullptr;
+}
+
+Value* Value::find(std::string_view key) {
+  return const_cast<Value*>(static_cast<const Value&>(*this).find(key));
+}
+
+std::size_t Value::size() const {
+  if (const Array* a = if_array()) return a->size();
+  if (const Object* o = if_object()) return o->size();
+  return 0;
+}
+
+Result<Scalar> Value::to_scalar() const {
+  switch (kind()) {
+    case Kind::null: return Scalar::null();
+    case Kind::boolean: return Scalar::boolean(as_bool());
+    case Kind::integer: return Scalar::integer(as_int());
+    case Kind::big_integer: {
+      const std::string& digits = as_big_integer();
+      std::uint64_t u = 0;
+      const char* const end = digits.data() + digits.size();
+      const auto [ptr, ec] = std::from_chars(digits.data(), end, u);
+      if (ec != std::errc{} || ptr != end) {
+        return unsupported("integer " + digits + " does not fit in 64 bits");
+      }
+      return Scalar::unsigned_integer(u);
+    }
+    case Kind::floating: return Scalar::floating(as_float());
+    case Kind::string: return Scalar::string(as_string());
+    case Kind::array:
+    case Kind::object: break;
+  }
+  return unsupported(std::string(kind_name(kind())) + " is not a scalar");
+}
+
+bool Value::identical(const Value& other) const {
+  if (kind() != other.kind()) return false;
+  switch (kind()) {
+    case Kind::null: return true;
+    case Kind::boolean: return as_bool() == other.as_bool();
+    case Kind::integer: return as_int() == other.as_int();
+    case Kind::big_integer: return as_big_integer() == other.as_big_integer();
+    case Kind::floating: {
+      const double a = as_float();
+      const double b = other.as_float();
+      return std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b);
+    }
+    case Kind::string: return as_string() == other.as_string();
+    case Kind::array: {
+      const Array& a = as_array();
+      const Array& b = other.as_array();
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!a[i].identical(b[i])) return false;
+      }
+      return true;
+    }
+    case Kind::object: {
+      const Object& a = as_object();
+      const Object& b = other.as_object();
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (a[i].key != b[i].key || !a[i].value.identical(b[i].value)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace msdump::pyjson

@@ -1,0 +1,73 @@
+#include "pyjson/json_value.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "pyjson/text_position.h"
+
+using namespace msdump;
+using namespace msdump::pyjson;
+
+TEST_SUITE("msdump::pyjson") {
+  TEST_CASE("find returns the last of duplicate keys, like json.loads") {
+    Value v = Value::object();
+    v.add("a", Value::integer(1));
+    v.add("b", Value::string("x"));
+    v.add("a", Value::integer(2));
+    REQUIRE(v.find("a") != nullptr);
+    CHECK(v.find("a")->as_int() == 2);
+    CHECK(v.find("b")->as_string() == "x");
+    CHECK(v.find("c") == nullptr);
+    CHECK(Value::integer(3).find("a") == nullptr);
+    CHECK(v.size() == 3);
+  }
+
+  TEST_CASE("scalars convert both ways and keep int vs float") {
+    CHECK(Value::from_scalar(Scalar::integer(3)).kind() == Kind::integer);
+    CHECK(Value::from_scalar(Scalar::floating(3.0)).kind() == Kind::floating);
+    const Value big = Value::from_scalar(Scalar::unsigned_integer(18446744073709551615ull));
+    CHECK(big.kind() == Kind::big_integer);
+    CHECK(big.as_big_integer() == "18446744073709551615");
+    auto back = big.to_scalar();
+    REQUIRE(back);
+    CHECK(back->identical(Scalar::unsigned_integer(18446744073709551615ull)));
+    CHECK(Value::from_scalar(Scalar::unsigned_integer(7)).kind() == Kind::integer);
+    auto s = Value::string("e2ca942d").to_scalar();
+    REQUIRE(s);
+    CHECK(s->identical(Scalar::string("e2ca942d")));
+    auto huge = Value::big_integer("1180591620717411303424").to_scalar();
+    REQUIRE_FALSE(huge);
+    CHECK(huge.error().message == "integer 1180591620717411303424 does not fit in 64 bits");
+    auto arr = Value::array().to_scalar();
+    REQUIRE_FALSE(arr);
+    CHECK(arr.error().message == "array is not a scalar");
+  }
+
+  TEST_CASE("identical compares floats bitwise and members in order") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    CHECK(Value::floating(nan).identical(Value::floating(nan)));
+    CHECK_FALSE(Value::floating(0.0).identical(Value::floating(-0.0)));
+    CHECK_FALSE(Value::floating(3.0).identical(Value::integer(3)));
+    Value a = Value::object();
+    a.add("x", Value::null());
+    a.add("y", Value::boolean(true));
+    Value b = Value::object();
+    b.add("y", Value::boolean(true));
+    b.add("x", Value::null());
+    CHECK_FALSE(a.identical(b));
+    CHECK(a.identical(a));
+  }
+
+  TEST_CASE("locate counts lines and code points like Python's JSONDecodeError") {
+    const std::string_view text = "{\n \"\xc3\xa9\": 1,\n x";
+    CHECK(locate(text, 0) == TextPosition{1, 1});
+    CHECK(locate(text, 2) == TextPosition{2, 1});
+    CHECK(locate(text, 8) == TextPosition{2, 6});  // the space after "é":
+    CHECK(locate(text, text.size() - 1) == TextPosition{3, 2});
+    CHECK(locate("abc", 2, TextPosition{7, 10}) == TextPosition{7, 12});
+    CHECK(locate("a\nbc", 3, TextPosition{7, 10}) == TextPosition{8, 2});
+    CHECK(to_string(TextPosition{3, 4}) == "line 3, column 4");
+  }
+}
