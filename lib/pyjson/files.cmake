@@ -1,5 +1,13 @@
 list(APPEND MSDUMP_LIB_SOURCES
   lib/pyjson/json_value.cpp
-  lib/pyjson/text_position.cpp)
+  lib/pyjson/text_position.cpp
+  lib/pyjson/pyfloat.cpp
+  lib/pyjson/json_writer.cpp
+  lib/pyjson/json_cursor.cpp
+  lib/pyjson/json_reader.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
-  tests/pyjson/json_value_test.cpp)
+  tests/pyjson/json_value_test.cpp
+  tests/pyjson/pyfloat_test.cpp
+  tests/pyjson/json_writer_test.cpp
+  tests/pyjson/json_reader_test.cpp
+  tests/pyjson/samples_roundtrip_test.cpp)

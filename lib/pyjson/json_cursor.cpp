@@ -1,0 +1,499 @@
+#include "pyjson/json_cursor.h"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <iterator>
+#include <limits>
+
+#include "pyjson/utf8.h"
+
+namespace msdump::pyjson {
+
+namespace {
+
+// Bytes a string copies without a second look: printable ASCII except '"' and '\'.
+constexpr std::array<bool, 256> make_plain_table() {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x80; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return t;
+}
+constexpr std::array<bool, 256> k_plain = make_plain_table();
+
+constexpr char k_hex[] = "0123456789abcdef";
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+std::string hex_byte(unsigned char c) { return std::string("0x") + k_hex[c >> 4] + k_hex[c & 15]; }
+
+std::string u_escape_text(unsigned cu) {
+  return std::string("\\u") + k_hex[(cu >> 12) & 15] + k_hex[(cu >> 8) & 15] + k_hex[(cu >> 4) & 15] + k_hex[cu & 15];
+}
+
+// Reads 4 hex digits at p (p + 4 <= end); -1 if one is not hex.
+int read_hex4(const char* p) {
+  int v = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int h = hex_value(p[i]);
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  return v;
+}
+
+// True if [p, end) is a proper prefix of some text `pattern` where 'h' in the pattern stands
+// for any hex digit. Used to tell an escape cut off by the end of the window from a bad one.
+bool is_prefix_of_pattern(const char* p, const char* end, std::string_view pattern) {
+  const auto n = static_cast<std::size_t>(end - p);
+  if (n >= pattern.size()) return false;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (pattern[i] == 'h' ? hex_value(p[i]) < 0 : p[i] != pattern[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+JsonCursor::JsonCursor(ReadOptions options) : m_options(options) {}
+
+void JsonCursor::reset(std::string_view text, std::uint64_t base_offset, TextPosition base) {
+  m_begin = text.data();
+  m_end = m_begin + text.size();
+  m_p = m_begin;
+  m_base_offset = base_offset;
+  m_line = base.line;
+  m_line_start = m_begin;
+  m_column_base = base.column - 1;
+  m_fail_what.clear();
+  m_fail_at_end = false;
+}
+
+void JsonCursor::rebase(std::string_view text, std::size_t shift) {
+  const char* const old_begin = m_begin;
+  const std::size_t p = pos();
+  const auto line_start = static_cast<std::size_t>(m_line_start - old_begin);
+  if (line_start < shift) {
+    // The current line began before the kept bytes: remember its code points up to `shift`.
+    for (const char* q = m_line_start; q != old_begin + shift; ++q) {
+      m_column_base += (static_cast<unsigned char>(*q) & 0xC0) != 0x80;
+    }
+    m_line_start = text.data();
+  } else {
+    m_line_start = text.data() + (line_start - shift);
+  }
+  m_begin = text.data();
+  m_end = m_begin + text.size();
+  m_p = m_begin + (p - shift);
+  m_base_offset += shift;
+}
+
+JsonCursor::Checkpoint JsonCursor::checkpoint() const {
+  return {pos(), m_line, static_cast<std::size_t>(m_line_start - m_begin), m_column_base};
+}
+
+void JsonCursor::restore(const Checkpoint& c) {
+  m_p = m_begin + c.pos;
+  m_line = c.line;
+  m_line_start = m_begin + c.line_start;
+  m_column_base = c.column_base;
+  m_fail_what.clear();
+  m_fail_at_end = false;
+}
+
+TextPosition JsonCursor::position_at(const char* p) const {
+  std::uint64_t column = m_column_base + 1;
+  for (const char* q = m_line_start; q < p; ++q) column += (static_cast<unsigned char>(*q) & 0xC0) != 0x80;
+  return {m_line, column};
+}
+
+inline void JsonCursor::skip_ws() {
+  while (m_p != m_end) {
+    const char c = *m_p;
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++m_p;
+    } else if (c == '\n') {
+      ++m_p;
+      ++m_line;
+      m_line_start = m_p;
+      m_column_base = 0;
+    } else {
+      break;
+    }
+  }
+}
+
+int JsonCursor::peek() {
+  skip_ws();
+  return m_p == m_end ? -1 : static_cast<unsigned char>(*m_p);
+}
+
+bool JsonCursor::fail_at(const char* p, std::string what, bool at_end) {
+  m_fail_what = std::move(what);
+  m_fail_position = position_at(p);
+  m_fail_offset = m_base_offset + static_cast<std::uint64_t>(p - m_begin);
+  m_fail_at_end = at_end;
+  return false;
+}
+
+bool JsonCursor::fail_here(std::string what) { return fail_at(m_p, std::move(what)); }
+
+std::string JsonCursor::describe_found(const char* p) const {
+  const auto c = static_cast<unsigned char>(*p);
+  if (c < 0x20 || c >= 0x7F) return "byte " + hex_byte(c);
+  auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '+' || ch == '.'; };
+  if (!word(*p)) return std::string("'") + *p + "'";
+  const char* q = p;
+  while (q != m_end && q - p < 16 && word(*q)) ++q;
+  std::string out = "'";
+  out.append(p, q);
+  out += q != m_end && word(*q) ? "...'" : "'";
+  return out;
+}
+
+bool JsonCursor::fail_expected(std::string_view expected) {
+  if (m_p == m_end) return fail_at(m_p, "unexpected end of input, expected " + std::string(expected), true);
+  return fail_at(m_p, "expected " + std::string(expected) + ", found " + describe_found(m_p));
+}
+
+Error JsonCursor::error() const { return invalid_input(to_string(m_fail_position) + ": " + m_fail_what); }
+
+bool JsonCursor::parse_value(Value& out, std::size_t depth) {
+  m_items.clear();
+  m_members.clear();
+  m_fail_what.clear();
+  m_fail_at_end = false;
+  return value(out, depth);
+}
+
+bool JsonCursor::value(Value& out, std::size_t depth) {
+  skip_ws();
+  if (m_p == m_end) return fail_expected("a value");
+  const std::uint64_t off = offset();
+  switch (*m_p) {
+    case '{': return parse_object(out, depth);
+    case '[': return parse_array(out, depth);
+    case '"': {
+      std::string s;
+      if (!parse_string(s)) return false;
+      out = Value::string(std::move(s));
+      break;
+    }
+    case 't':
+      if (!parse_literal("true")) return false;
+      out = Value::boolean(true);
+      break;
+    case 'f':
+      if (!parse_literal("false")) return false;
+      out = Value::boolean(false);
+      break;
+    case 'n':
+      if (!parse_literal("null")) return false;
+      out = Value::null();
+      break;
+    case 'N':
+      if (!parse_literal("NaN")) return false;
+      out = Value::floating(std::numeric_limits<double>::quiet_NaN());
+      break;
+    case 'I':
+      if (!parse_literal("Infinity")) return false;
+      out = Value::floating(std::numeric_limits<double>::infinity());
+      break;
+    case '-':
+    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+      if (!parse_number(out)) return false;
+      break;
+    default: return fail_expected("a value");
+  }
+  out.set_offset(off);
+  return true;
+}
+
+bool JsonCursor::parse_literal(std::string_view literal) {
+  const auto avail = static_cast<std::size_t>(m_end - m_p);
+  if (avail >= literal.size() && std::memcmp(m_p, literal.data(), literal.size()) == 0) {
+    m_p += literal.size();
+    return true;
+  }
+  if (avail < literal.size() && std::memcmp(m_p, literal.data(), avail) == 0) {
+    return fail_at(m_end, "unexpected end of input in '" + std::string(literal) + "'", true);
+  }
+  return fail_expected("a value");
+}
+
+bool JsonCursor::parse_object(Value& out, std::size_t depth) {
+  if (depth >= m_options.max_depth) {
+    return fail_here("nesting deeper than " + std::to_string(m_options.max_depth) + " levels");
+  }
+  const std::uint64_t off = offset();
+  ++m_p;  // '{'
+  skip_ws();
+  if (m_p != m_end && *m_p == '}') {
+    ++m_p;
+    out = Value::object();
+    out.set_offset(off);
+    return true;
+  }
+  const std::size_t base = m_members.size();
+  for (;;) {
+    if (m_p == m_end || *m_p != '"') return fail_expected("a string key in double quotes");
+    Member m;
+    m.key_offset = offset();
+    if (!parse_string(m.key)) return false;
+    skip_ws();
+    if (m_p == m_end || *m_p != ':') return fail_expected("':' after an object key");
+    ++m_p;
+    if (!value(m.value, depth + 1)) return false;
+    m_members.push_back(std::move(m));
+    skip_ws();
+    if (m_p == m_end) return fail_expected("',' or '}' after an object member");
+    if (*m_p == ',') {
+      ++m_p;
+      skip_ws();
+      continue;
+    }
+    if (*m_p == '}') {
+      ++m_p;
+      break;
+    }
+    return fail_expected("',' or '}' after an object member");
+  }
+  const auto first = m_members.begin() + static_cast<std::ptrdiff_t>(base);
+  out = Value::object(Object(std::make_move_iterator(first), std::make_move_iterator(m_members.end())));
+  m_members.erase(first, m_members.end());
+  out.set_offset(off);
+  return true;
+}
+
+bool JsonCursor::parse_array(Value& out, std::size_t depth) {
+  if (depth >= m_options.max_depth) {
+    return fail_here("nesting deeper than " + std::to_string(m_options.max_depth) + " levels");
+  }
+  const std::uint64_t off = offset();
+  ++m_p;  // '['
+  skip_ws();
+  if (m_p != m_end && *m_p == ']') {
+    ++m_p;
+    out = Value::array();
+    out.set_offset(off);
+    return true;
+  }
+  const std::size_t base = m_items.size();
+  for (;;) {
+    Value item;
+    if (!value(item, depth + 1)) return false;
+    m_items.push_back(std::move(item));
+    skip_ws();
+    if (m_p == m_end) return fail_expected("',' or ']' after an array item");
+    if (*m_p == ',') {
+      ++m_p;
+      continue;
+    }
+    if (*m_p == ']') {
+      ++m_p;
+      break;
+    }
+    return fail_expected("',' or ']' after an array item");
+  }
+  const auto first = m_items.begin() + static_cast<std::ptrdiff_t>(base);
+  out = Value::array(Array(std::make_move_iterator(first), std::make_move_iterator(m_items.end())));
+  m_items.erase(first, m_items.end());
+  out.set_offset(off);
+  return true;
+}
+
+bool JsonCursor::parse_number(Value& out) {
+  const char* const start = m_p;
+  const char* p = m_p;
+  const bool negative = *p == '-';
+  if (negative) {
+    ++p;
+    if (p != m_end && *p == 'I') {
+      m_p = p;
+      if (!parse_literal("Infinity")) return false;
+      out = Value::floating(-std::numeric_limits<double>::infinity());
+      return true;
+    }
+  }
+  if (p == m_end) return fail_at(p, "unexpected end of input in a number", true);
+  const char* const int_begin = p;
+  if (*p == '0') {
+    ++p;
+  } else if (is_digit(*p)) {
+    while (p != m_end && is_digit(*p)) ++p;
+  } else {
+    return fail_at(p, "expected a digit after '-', found " + describe_found(p));
+  }
+  const char* const int_end = p;
+  bool is_float = false;
+  if (p != m_end && *p == '.') {
+    ++p;
+    if (p == m_end) return fail_at(p, "unexpected end of input in a number", true);
+    if (!is_digit(*p)) return fail_at(p, "expected a digit after the decimal point, found " + describe_found(p));
+    while (p != m_end && is_digit(*p)) ++p;
+    is_float = true;
+  }
+  if (p != m_end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p != m_end && (*p == '+' || *p == '-')) ++p;
+    if (p == m_end) return fail_at(p, "unexpected end of input in a number", true);
+    if (!is_digit(*p)) return fail_at(p, "expected a digit in the exponent, found " + describe_found(p));
+    while (p != m_end && is_digit(*p)) ++p;
+    is_float = true;
+  }
+  m_p = p;
+  if (!is_float) {
+    const auto ndigits = int_end - int_begin;
+    if (ndigits <= 18) {
+      std::int64_t v = 0;
+      for (const char* q = int_begin; q != int_end; ++q) v = v * 10 + (*q - '0');
+      out = Value::integer(negative ? -v : v);
+      return true;
+    }
+    std::int64_t v = 0;
+    const auto [ptr, ec] = std::from_chars(start, int_end, v);
+    if (ec == std::errc{} && ptr == int_end) {
+      out = Value::integer(v);
+    } else {
+      out = Value::big_integer(std::string(start, int_end));
+    }
+    return true;
+  }
+  double d = 0;
+  const auto [ptr, ec] = std::from_chars(start, p, d);
+  if (ec == std::errc::result_out_of_range) {
+    // Python's float() gives +-inf on overflow and +-0.0 on underflow. Decide which by the
+    // decimal exponent of the first significant digit.
+    long exp10 = 0;
+    const char* q = int_begin;
+    bool seen_nonzero = false;
+    long first_digit_exp = 0;
+    long pos_exp = static_cast<long>(int_end - int_begin) - 1;
+    for (; q != p && *q != 'e' && *q != 'E'; ++q) {
+      if (*q == '.') continue;
+      if (*q != '0' && !seen_nonzero) {
+        seen_nonzero = true;
+        first_digit_exp = pos_exp;
+      }
+      --pos_exp;
+    }
+    if (q != p) {
+      const char* e = q + 1;
+      if (*e == '+') ++e;
+      long parsed = 0;
+      if (std::from_chars(e, p, parsed).ec != std::errc{}) parsed = *e == '-' ? -100000 : 100000;
+      exp10 = parsed;
+    }
+    const bool overflow = seen_nonzero && first_digit_exp + exp10 > 0;
+    d = overflow ? std::numeric_limits<double>::infinity() : 0.0;
+    if (negative) d = -d;
+  } else if (ec != std::errc{} || ptr != p) {
+    return fail_at(start, "invalid number '" + std::string(start, p) + "'");
+  }
+  out = Value::floating(d);
+  return true;
+}
+
+bool JsonCursor::parse_string(std::string& out) {
+  const char* q = m_p + 1;  // after '"'
+  const char* run = q;
+  while (q != m_end && k_plain[static_cast<unsigned char>(*q)]) ++q;
+  if (q != m_end && *q == '"') {
+    out.assign(run, q);
+    m_p = q + 1;
+    return true;
+  }
+  out.assign(run, q);
+  for (;;) {
+    if (q == m_end) return fail_at(q, "unexpected end of input in a string", true);
+    const auto c = static_cast<unsigned char>(*q);
+    if (c == '"') {
+      m_p = q + 1;
+      return true;
+    }
+    if (c == '\\') {
+      if (!parse_escape(q, out)) return false;
+    } else if (c < 0x20) {
+      return fail_at(q, "invalid control character " + hex_byte(c) + " in a string");
+    } else {
+      unsigned cp = 0;
+      const auto* u = reinterpret_cast<const unsigned char*>(q);
+      const auto* uend = reinterpret_cast<const unsigned char*>(m_end);
+      const std::size_t len = utf8::decode(u, uend, cp);
+      if (len == 0) {
+        if (utf8::is_valid_prefix(u, uend)) return fail_at(m_end, "unexpected end of input in a string", true);
+        return fail_at(q, "invalid UTF-8 byte " + hex_byte(c) + " in a string");
+      }
+      out.append(q, len);
+      q += len;
+    }
+    run = q;
+    while (q != m_end && k_plain[static_cast<unsigned char>(*q)]) ++q;
+    out.append(run, q);
+  }
+}
+
+bool JsonCursor::parse_escape(const char*& q, std::string& out) {
+  const char* const backslash = q;
+  if (q + 1 == m_end) return fail_at(m_end, "unexpected end of input in a string", true);
+  const char e = q[1];
+  char simple = 0;
+  switch (e) {
+    case '"': simple = '"'; break;
+    case '\\': simple = '\\'; break;
+    case '/': simple = '/'; break;
+    case 'b': simple = '\b'; break;
+    case 'f': simple = '\f'; break;
+    case 'n': simple = '\n'; break;
+    case 'r': simple = '\r'; break;
+    case 't': simple = '\t'; break;
+    case 'u': break;
+    default: {
+      const auto c = static_cast<unsigned char>(e);
+      const std::string shown = c >= 0x20 && c < 0x7F ? std::string("'\\") + e + "'" : "\\ followed by byte " + hex_byte(c);
+      return fail_at(backslash, "invalid escape " + shown + " in a string");
+    }
+  }
+  if (simple != 0) {
+    out.push_back(simple);
+    q += 2;
+    return true;
+  }
+  if (m_end - q < 6) {
+    if (is_prefix_of_pattern(q, m_end, "\\uhhhh")) return fail_at(m_end, "unexpected end of input in a string", true);
+    return fail_at(backslash, "invalid \\u escape in a string (needs 4 hex digits)");
+  }
+  const int cu = read_hex4(q + 2);
+  if (cu < 0) return fail_at(backslash, "invalid \\u escape in a string (needs 4 hex digits)");
+  auto cp = static_cast<unsigned>(cu);
+  if (cp >= 0xD800 && cp <= 0xDBFF) {
+    const char* const low = q + 6;
+    if (m_end - low >= 6 && low[0] == '\\' && low[1] == 'u') {
+      const int lo = read_hex4(low + 2);
+      if (lo >= 0xDC00 && lo <= 0xDFFF) {
+        utf8::encode(out, 0x10000 + ((cp - 0xD800) << 10) + (static_cast<unsigned>(lo) - 0xDC00));
+        q += 12;
+        return true;
+      }
+    } else if (is_prefix_of_pattern(low, m_end, "\\uhhhh")) {
+      return fail_at(m_end, "unexpected end of input in a string", true);
+    }
+    return fail_at(backslash, "lone surrogate " + u_escape_text(cp) + " in a string (not representable in UTF-8)");
+  }
+  if (cp >= 0xDC00 && cp <= 0xDFFF) {
+    return fail_at(backslash, "lone surrogate " + u_escape_text(cp) + " in a string (not representable in UTF-8)");
+  }
+  utf8::encode(out, cp);
+  q += 6;
+  return true;
+}
+
+}  // namespace msdump::pyjson

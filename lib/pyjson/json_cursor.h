@@ -1,0 +1,129 @@
+#pragma once
+// JsonCursor: the Python-compatible JSON parser engine behind parse_json() (json_reader.h), the
+// streaming dump reader (dump_json_stream.h) and the JSONL reader (jsonl_reader.h). It walks a
+// window of text, builds Values, tracks line/column as it goes, and can stop and resume: when a
+// value runs into the end of the window, failed_at_end() says that more bytes could fix it,
+// and the caller may restore() a checkpoint, rebase() onto a longer window, and parse again.
+//
+// Accepted syntax is exactly Python's json.loads (strict=True) for valid UTF-8 input:
+//   - NaN, Infinity, -Infinity tokens; whitespace is space, \t, \n, \r;
+//   - numbers -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?; without '.'/exponent they are
+//     Python ints (int64, else Kind::big_integer keeping the text), else floats (correctly
+//     rounded; overflow gives +-Infinity and underflow +-0.0 as Python's float() does);
+//   - strings: no raw control characters (< 0x20), escapes \" \\ \/ \b \f \n \r \t \uXXXX;
+//     surrogate-pair escapes combine into one code point;
+//   - duplicate object keys are all kept, in order.
+// Differences from Python, reported as errors: invalid UTF-8 and lone surrogate escapes (Python
+// would produce a str that cannot be UTF-8), nesting deeper than ReadOptions::max_depth (a
+// 100000-deep input is an error, never a stack overflow).
+//
+// Why not simdjson: measured on the samples (docs/performance.md "JSON"), a hand-written
+// parser that builds the Value tree directly is as fast as simdjson On-Demand feeding the same
+// tree (building Values dominates both), and it handles NaN/Infinity, exact line/column
+// messages, truncation detection for streaming and unpadded input without a copy.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "pyjson/json_value.h"
+#include "pyjson/text_position.h"
+
+namespace msdump::pyjson {
+
+struct ReadOptions {
+  // Containers nested deeper than this are an error (msprobe itself stops at 400).
+  std::size_t max_depth = 512;
+};
+
+class JsonCursor {
+ public:
+  // A position to return to, e.g. the start of an entry that did not fit in the window.
+  struct Checkpoint {
+    std::size_t pos;
+    std::uint64_t line;
+    std::size_t line_start;
+    std::uint64_t column_base;
+  };
+
+  explicit JsonCursor(ReadOptions options = {});
+
+  // Starts on `text`, whose byte 0 is at absolute byte offset `base_offset` and at `base` in
+  // the whole input. Clears any failure.
+  void reset(std::string_view text, std::uint64_t base_offset = 0, TextPosition base = {});
+  // The window moved: byte 0 of `text` is byte `shift` of the previous window (bytes from
+  // `shift` on were kept, more may follow). Offsets and line/column stay absolute. pos() and
+  // the current line start must not be before `shift`... except the line start, which may be.
+  void rebase(std::string_view text, std::size_t shift);
+
+  // Skips whitespace and returns the next byte (0-255), or -1 at the end of the window.
+  int peek();
+  // Consumes the byte peek() returned (never a newline).
+  void advance() { ++m_p; }
+  bool at_end() const { return m_p == m_end; }
+
+  // Current position in the window, as an index, an absolute byte offset and line/column.
+  std::size_t pos() const { return static_cast<std::size_t>(m_p - m_begin); }
+  std::uint64_t offset() const { return m_base_offset + pos(); }
+  TextPosition position() const { return position_at(m_p); }
+  std::string_view text() const { return {m_begin, static_cast<std::size_t>(m_end - m_begin)}; }
+
+  Checkpoint checkpoint() const;
+  void restore(const Checkpoint& c);
+
+  // Parses the value at pos() (leading whitespace skipped) into `out`; `depth` = containers
+  // already open around it. Returns false on failure (see error()). Offsets of all values are
+  // absolute.
+  bool parse_value(Value& out, std::size_t depth = 0);
+  // Parses the string at pos(), which must be '"', into `out`. Returns false on failure.
+  bool parse_string(std::string& out);
+
+  // Records a failure at pos(): "unexpected end of input, expected X" at the end of the
+  // window, else "expected X, found 'c'". Always returns false.
+  bool fail_expected(std::string_view expected);
+  // Records a failure with a given message at pos(). Always returns false.
+  bool fail_here(std::string what);
+
+  // After a failure: true if it happened because the window ended (more input could fix it).
+  bool failed_at_end() const { return m_fail_at_end; }
+  // After a failure: where and what, as an Error "line L, column C: <what>".
+  Error error() const;
+  TextPosition failure_position() const { return m_fail_position; }
+  std::uint64_t failure_offset() const { return m_fail_offset; }
+
+ private:
+  void skip_ws();
+  bool value(Value& out, std::size_t depth);
+  bool parse_object(Value& out, std::size_t depth);
+  bool parse_array(Value& out, std::size_t depth);
+  bool parse_number(Value& out);
+  bool parse_literal(std::string_view literal);
+  bool parse_escape(const char*& q, std::string& out);
+  bool fail_at(const char* p, std::string what, bool at_end = false);
+  TextPosition position_at(const char* p) const;
+  std::string describe_found(const char* p) const;
+
+  ReadOptions m_options;
+  const char* m_begin = nullptr;
+  const char* m_end = nullptr;
+  const char* m_p = nullptr;
+  std::uint64_t m_base_offset = 0;
+  std::uint64_t m_line = 1;
+  const char* m_line_start = nullptr;  // first byte of the current line (or of the window)
+  std::uint64_t m_column_base = 0;     // code points of the current line before m_line_start
+
+  // Items of the arrays / members of the objects being parsed, innermost last: each container
+  // collects here and moves out into one exactly-sized vector when it closes.
+  std::vector<Value> m_items;
+  std::vector<Member> m_members;
+
+  std::string m_fail_what;
+  TextPosition m_fail_position;
+  std::uint64_t m_fail_offset = 0;
+  bool m_fail_at_end = false;
+};
+
+}  // namespace msdump::pyjson

@@ -1,0 +1,160 @@
+#include "pyjson/json_reader.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "pyjson/json_writer.h"
+
+using namespace msdump;
+using namespace msdump::pyjson;
+
+namespace {
+
+// The error message of parsing `text`, or "OK".
+std::string error_of(std::string_view text, const ReadOptions& options = {}) {
+  auto r = parse_json(text, options);
+  return r ? "OK" : r.error().message;
+}
+
+}  // namespace
+
+TEST_SUITE("msdump::pyjson") {
+  TEST_CASE("reader keeps Python's int vs float and big ints as text") {
+    auto v = parse_json("[3, 3.0, 1E+5, -0.0, 9223372036854775807, -9223372036854775808, 9223372036854775808, "
+                        "-123456789012345678901234567890, 0]");
+    REQUIRE(v);
+    const Array& a = v->as_array();
+    REQUIRE(a.size() == 9);
+    CHECK(a[0].kind() == Kind::integer);
+    CHECK(a[0].as_int() == 3);
+    CHECK(a[1].kind() == Kind::floating);
+    CHECK(a[1].as_float() == 3.0);
+    CHECK(a[2].as_float() == 1e5);
+    CHECK(std::signbit(a[3].as_float()));
+    CHECK(a[4].as_int() == std::numeric_limits<std::int64_t>::max());
+    CHECK(a[5].as_int() == std::numeric_limits<std::int64_t>::min());
+    CHECK(a[6].kind() == Kind::big_integer);
+    CHECK(a[6].as_big_integer() == "9223372036854775808");
+    CHECK(a[7].as_big_integer() == "-123456789012345678901234567890");
+    CHECK(a[8].as_int() == 0);
+  }
+
+  TEST_CASE("reader accepts NaN, Infinity, -Infinity and out-of-range floats like Python") {
+    // json.loads("[1e400, -1e400, 1e-400, -1e-400, 2e-324, 1.7976931348623159e308]")
+    //   == [inf, -inf, 0.0, -0.0, 0.0, inf]
+    auto v = parse_json("[NaN, Infinity, -Infinity, 1e400, -1e400, 1e-400, -1e-400, 2e-324, 1.7976931348623159e308]");
+    REQUIRE(v);
+    const Array& a = v->as_array();
+    CHECK(std::isnan(a[0].as_float()));
+    CHECK(a[1].as_float() == INFINITY);
+    CHECK(a[2].as_float() == -INFINITY);
+    CHECK(a[3].as_float() == INFINITY);
+    CHECK(a[4].as_float() == -INFINITY);
+    CHECK((a[5].as_float() == 0.0 && !std::signbit(a[5].as_float())));
+    CHECK((a[6].as_float() == 0.0 && std::signbit(a[6].as_float())));
+    CHECK(a[7].as_float() == 0.0);
+    CHECK(a[8].as_float() == INFINITY);
+    CHECK(error_of("[nan]") == "line 1, column 2: expected a value, found 'nan'");
+    CHECK(error_of("-Inf") == "line 1, column 5: unexpected end of input in 'Infinity'");
+    CHECK(error_of("[-NaN]") == "line 1, column 3: expected a digit after '-', found 'NaN'");
+  }
+
+  TEST_CASE("reader decodes escapes and surrogate pairs to UTF-8") {
+    auto v = parse_json(R"(["\u00e9\ud83d\ude00\n\/\"\\\b\f\r\t\u0000", "caf)" "\xc3\xa9" R"("])");
+    REQUIRE(v);
+    CHECK(v->as_array()[0].as_string() == std::string("\xc3\xa9\xf0\x9f\x98\x80\n/\"\\\b\f\r\t\0", 15));
+    CHECK(v->as_array()[1].as_string() == "caf\xc3\xa9");
+  }
+
+  TEST_CASE("reader keeps duplicate keys in order with their offsets") {
+    const std::string_view text = "{\n \"a\": 1,\n \"b\": [true],\n \"a\": null\n}";
+    auto v = parse_json(text);
+    REQUIRE(v);
+    const Object& o = v->as_object();
+    REQUIRE(o.size() == 3);
+    CHECK(o[0].key == "a");
+    CHECK(o[2].key == "a");
+    CHECK(o[0].key_offset == 3);
+    CHECK(o[2].key_offset == text.find("\"a\": null"));
+    CHECK(o[1].value.offset() == text.find('['));
+    CHECK(o[1].value.as_array()[0].offset() == text.find("true"));
+    CHECK(v->find("a")->is_null());
+    CHECK(locate(text, o[2].key_offset) == TextPosition{4, 2});
+  }
+
+  TEST_CASE("reader errors name line, column and what was expected") {
+    CHECK(error_of("") == "line 1, column 1: unexpected end of input, expected a value");
+    CHECK(error_of("  \n ") == "line 2, column 2: unexpected end of input, expected a value");
+    CHECK(error_of("{\n \"a\": 1\n \"b\": 2}") ==
+          "line 3, column 2: expected ',' or '}' after an object member, found '\"'");
+    CHECK(error_of("[1, 2,]") == "line 1, column 7: expected a value, found ']'");
+    CHECK(error_of("{\"a\" 1}") == "line 1, column 6: expected ':' after an object key, found '1'");
+    CHECK(error_of("{1: 2}") == "line 1, column 2: expected a string key in double quotes, found '1'");
+    CHECK(error_of("{\"a\": 1,}") == "line 1, column 9: expected a string key in double quotes, found '}'");
+    CHECK(error_of("[1] x") == "line 1, column 5: unexpected data after the JSON document");
+    CHECK(error_of("01") == "line 1, column 2: unexpected data after the JSON document");
+    CHECK(error_of("[tru]") == "line 1, column 2: expected a value, found 'tru'");
+    CHECK(error_of("[1 2]") == "line 1, column 4: expected ',' or ']' after an array item, found '2'");
+    CHECK(error_of("-") == "line 1, column 2: unexpected end of input in a number");
+    CHECK(error_of("1.e5") == "line 1, column 3: expected a digit after the decimal point, found 'e5'");
+    CHECK(error_of("1e+") == "line 1, column 4: unexpected end of input in a number");
+    CHECK(error_of("[1ex]") == "line 1, column 4: expected a digit in the exponent, found 'x'");
+    CHECK(error_of("{\"\xc3\xa9\": x}") == "line 1, column 7: expected a value, found 'x'");
+    CHECK(error_of("\xEF\xBB\xBF{}") == "line 1, column 1: unexpected UTF-8 byte order mark");
+    CHECK(error_of("[\x80]") == "line 1, column 2: expected a value, found byte 0x80");
+  }
+
+  TEST_CASE("reader rejects bad strings: escapes, control characters, invalid UTF-8, lone surrogates") {
+    CHECK(error_of(R"(["a\qb"])") == "line 1, column 4: invalid escape '\\q' in a string");
+    CHECK(error_of(R"(["\u12G4"])") == "line 1, column 3: invalid \\u escape in a string (needs 4 hex digits)");
+    CHECK(error_of(R"("\ud800")") == "line 1, column 2: lone surrogate \\ud800 in a string (not representable in UTF-8)");
+    CHECK(error_of(R"("\ud800\u0041")") ==
+          "line 1, column 2: lone surrogate \\ud800 in a string (not representable in UTF-8)");
+    CHECK(error_of(R"("x\udc00")") == "line 1, column 3: lone surrogate \\udc00 in a string (not representable in UTF-8)");
+    CHECK(error_of("\"a\nb\"") == "line 1, column 3: invalid control character 0x0a in a string");
+    CHECK(error_of("\"ab\xff\"") == "line 1, column 4: invalid UTF-8 byte 0xff in a string");
+    CHECK(error_of("\"\xc3\xa9\xc0\xaf\"") == "line 1, column 3: invalid UTF-8 byte 0xc0 in a string");   // overlong '/'
+    CHECK(error_of("\"\xed\xa0\x80\"") == "line 1, column 2: invalid UTF-8 byte 0xed in a string");      // encoded surrogate
+    CHECK(error_of("\"\xf4\x90\x80\x80\"") == "line 1, column 2: invalid UTF-8 byte 0xf4 in a string");  // > U+10FFFF
+    CHECK(error_of("\"\xe2\x82x\"") == "line 1, column 2: invalid UTF-8 byte 0xe2 in a string");
+  }
+
+  TEST_CASE("reader reports truncated input at its end") {
+    CHECK(error_of("{\n \"a\": [1,\n  2") ==
+          "line 3, column 4: unexpected end of input, expected ',' or ']' after an array item");
+    CHECK(error_of("\"abc") == "line 1, column 5: unexpected end of input in a string");
+    CHECK(error_of("[\"ab\\u00") == "line 1, column 9: unexpected end of input in a string");
+    CHECK(error_of("[\"\\ud83d\\ude") == "line 1, column 13: unexpected end of input in a string");
+    CHECK(error_of("[\"\xe2\x82") == "line 1, column 4: unexpected end of input in a string");
+    CHECK(error_of("{\"a\": nul") == "line 1, column 10: unexpected end of input in 'null'");
+    CHECK(error_of("{\"a\"") == "line 1, column 5: unexpected end of input, expected ':' after an object key");
+    CHECK(error_of("{") == "line 1, column 2: unexpected end of input, expected a string key in double quotes");
+  }
+
+  TEST_CASE("reader limits nesting depth without overflowing the stack") {
+    const std::string deep(100000, '[');
+    CHECK(error_of(deep) == "line 1, column 513: nesting deeper than 512 levels");
+    const std::string ok = std::string(512, '[') + std::string(512, ']');
+    CHECK(error_of(ok) == "OK");
+    const std::string too_deep = std::string(513, '[') + std::string(513, ']');
+    CHECK(error_of(too_deep) == "line 1, column 513: nesting deeper than 512 levels");
+    CHECK(error_of("{\"a\": {\"b\": [1]}}", ReadOptions{2}) == "line 1, column 13: nesting deeper than 2 levels");
+    std::string objects;
+    for (int i = 0; i < 100000; ++i) objects += "{\"k\":";
+    CHECK(error_of(objects) == "line 1, column 2561: nesting deeper than 512 levels");
+  }
+
+  TEST_CASE("reader and writer round-trip Python's bytes") {
+    const std::string text =
+        "{\n \"task\": \"statistics\",\n \"dump_data_dir\": null,\n \"data\": {\n  \"x\": [\n   1,\n   -2.5e-07,\n"
+        "   NaN,\n   -Infinity,\n   1180591620717411303424,\n   \"\\u00e9\\ud83d\\ude00\\n\",\n   {},\n   []\n  ]\n }\n}";
+    auto v = parse_json(text);
+    REQUIRE(v);
+    auto back = to_python_json(*v);
+    REQUIRE(back);
+    CHECK(*back == text);
+  }
+}

@@ -1,0 +1,148 @@
+#include "pyjson/json_writer.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace msdump;
+using namespace msdump::pyjson;
+
+TEST_SUITE("msdump::pyjson") {
+  TEST_CASE("writer matches json.dumps(indent=1): nesting, empty containers, scalars") {
+    // Expected bytes from Python 3.11:
+    // json.dumps({"a": [1, 2.0, {}, [], None, True, False], "b": {"c": "x"}, "": [[]]}, indent=1)
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object();
+    w.key("a");
+    w.begin_array();
+    w.value(1);
+    w.value(2.0);
+    w.begin_object();
+    w.end_object();
+    w.begin_array();
+    w.end_array();
+    w.null();
+    w.value(true);
+    w.value(false);
+    w.end_array();
+    w.key("b");
+    w.begin_object();
+    w.key("c");
+    w.value("x");
+    w.end_object();
+    w.key("");
+    w.begin_array();
+    w.begin_array();
+    w.end_array();
+    w.end_array();
+    w.end_object();
+    CHECK(w.complete());
+    REQUIRE(w.finish());
+    CHECK(out ==
+          "{\n \"a\": [\n  1,\n  2.0,\n  {},\n  [],\n  null,\n  true,\n  false\n ],\n \"b\": {\n  \"c\": \"x\"\n "
+          "},\n \"\": [\n  []\n ]\n}");
+  }
+
+  TEST_CASE("writer escapes like ensure_ascii=True") {
+    // json.dumps("\x00\x01\x1f \x7f\x80é€😀\"\\/\n\r\t\b\f~")
+    auto s = to_python_json(Value::string(std::string("\x00\x01\x1f \x7f\xc2\x80\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"\\/\n\r\t\b\f~", 25)));
+    REQUIRE(s);
+    CHECK(*s == R"("\u0000\u0001\u001f \u007f\u0080\u00e9\u20ac\ud83d\ude00\"\\/\n\r\t\b\f~")");
+    Value obj = Value::object();
+    obj.add("\xc3\xa9key", Value::integer(1));
+    auto k = to_python_json(obj);
+    REQUIRE(k);
+    CHECK(*k == "{\n \"\\u00e9key\": 1\n}");
+  }
+
+  TEST_CASE("writer prints non-finite floats bare and integers of any size") {
+    // json.dumps([nan, inf, -inf, 2**70, -2**70, 2**64-1, -2**63, 1e-05, -0.0], indent=1)
+    std::string out;
+    JsonWriter w(out);
+    w.begin_array();
+    w.value(std::numeric_limits<double>::quiet_NaN());
+    w.value(std::numeric_limits<double>::infinity());
+    w.value(-std::numeric_limits<double>::infinity());
+    w.raw_integer("1180591620717411303424");
+    w.write(Value::big_integer("-1180591620717411303424"));
+    w.value(Scalar::unsigned_integer(18446744073709551615ull));
+    w.value(std::numeric_limits<std::int64_t>::min());
+    w.value(Scalar::floating(1e-05));
+    w.write(Value::floating(-0.0));
+    w.end_array();
+    REQUIRE(w.finish());
+    CHECK(out ==
+          "[\n NaN,\n Infinity,\n -Infinity,\n 1180591620717411303424,\n -1180591620717411303424,\n "
+          "18446744073709551615,\n -9223372036854775808,\n 1e-05,\n -0.0\n]");
+  }
+
+  TEST_CASE("writer accepts every integer type and C strings") {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_array();
+    w.value(static_cast<unsigned char>(200));
+    w.value(-5L);
+    w.value(7u);
+    w.value(static_cast<short>(-3));
+    w.value("text");
+    w.value(std::string("s"));
+    w.end_array();
+    REQUIRE(w.finish());
+    CHECK(out == "[\n 200,\n -5,\n 7,\n -3,\n \"text\",\n \"s\"\n]");
+  }
+
+  TEST_CASE("writer hands big chunks to a sink, at value boundaries") {
+    std::string collected;
+    int calls = 0;
+    JsonWriter w(
+        [&](std::string_view b) {
+          collected += b;
+          ++calls;
+        },
+        64);
+    w.begin_array();
+    for (int i = 0; i < 100; ++i) w.value("0123456789");
+    w.end_array();
+    CHECK(calls > 5);
+    REQUIRE(w.finish());
+    std::string direct;
+    JsonWriter d(direct);
+    d.begin_array();
+    for (int i = 0; i < 100; ++i) d.value("0123456789");
+    d.end_array();
+    REQUIRE(d.finish());
+    CHECK(collected == direct);
+  }
+
+  TEST_CASE("writer reports invalid UTF-8 and incomplete documents from finish") {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object();
+    w.key("k");
+    w.value(std::string_view("ab\xff"));
+    w.end_object();
+    auto r = w.finish();
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message == "string is not valid UTF-8: byte 0xff at offset 2 of \"ab\\xff\"");
+
+    std::string out2;
+    JsonWriter w2(out2);
+    w2.begin_array();
+    w2.begin_object();
+    auto r2 = w2.finish();
+    REQUIRE_FALSE(r2);
+    CHECK(r2.error().message == "JSON document is incomplete: 2 containers are still open");
+
+    std::string out3;
+    JsonWriter w3(out3);
+    auto r3 = w3.finish();
+    REQUIRE_FALSE(r3);
+    CHECK(r3.error().message == "JSON document is incomplete: nothing was written");
+
+    auto bad = to_python_json(Value::string("\xed\xa0\x80"));  // an encoded surrogate
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().message == "string is not valid UTF-8: byte 0xed at offset 0 of \"\\xed\\xa0\\x80\"");
+  }
+}
