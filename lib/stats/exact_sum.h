@@ -1,0 +1,36 @@
+#pragma once
+// ExactSum: an exact (Kulisch-style fixed-point) accumulator of doubles. Adding is exact and
+// therefore associative, so partial sums computed by different threads or in a different order
+// merge to bit-identical results; value() rounds the exact total once to the nearest double.
+// The statistics kernels add one rounded partial per block of elements, so its cost is
+// negligible; it removes the error growth of a long running double sum.
+
+#include <array>
+#include <cstdint>
+
+namespace msdump::stats {
+
+class ExactSum {
+ public:
+  // Adds v exactly. Non-finite values are kept apart and follow IEEE rules (inf + -inf = NaN).
+  void add(double v);
+  // Adds another accumulator's total exactly.
+  void merge(const ExactSum& other);
+  // The total rounded to nearest (ties to even). Non-finite if any non-finite value was added;
+  // +-inf if the finite total is beyond the double range. Totals in the subnormal range may be
+  // off by one subnormal ULP (rounded twice).
+  double value() const;
+
+ private:
+  // 32-bit digits stored in int64 (carry-save): digit i weighs 2^(32 i + k_base_exponent).
+  static constexpr int k_limbs = 68;
+  static constexpr int k_base_exponent = -1088;
+  void normalize();
+
+  std::array<std::int64_t, k_limbs> m_limbs{};
+  std::uint32_t m_pending = 0;  // adds since the last normalize (each adds < 2^32 per digit)
+  double m_special = 0.0;       // sum of the non-finite values
+  bool m_has_special = false;
+};
+
+}  // namespace msdump::stats

@@ -1,0 +1,17 @@
+list(APPEND MSDUMP_LIB_SOURCES
+  lib/stats/float_convert.cpp
+  lib/stats/crc32.cpp
+  lib/stats/xor_checksum.cpp
+  lib/stats/exact_sum.cpp
+  lib/stats/accumulator.cpp
+  lib/stats/stats_simd.cpp
+  lib/stats/stats_reference.cpp
+  lib/stats/leaf_stats.cpp
+  lib/stats/compute_stats.cpp
+  lib/stats/tolerance.cpp)
+list(APPEND MSDUMP_TEST_SOURCES
+  tests/stats/crc32_test.cpp
+  tests/stats/xor_checksum_test.cpp
+  tests/stats/float_convert_test.cpp
+  tests/stats/exact_sum_test.cpp
+  tests/stats/accumulator_test.cpp)
