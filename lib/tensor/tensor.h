@@ -21,6 +21,15 @@ using Shape = std::vector<std::int64_t>;
 enum class TensorFormat { pt, npy, raw };
 std::string_view to_string(TensorFormat f);  // "pt" | "npy" | "raw"
 
+// "[2,3]" ("[]" for 0-dim): how shapes appear in error messages.
+std::string format_shape(std::span<const std::int64_t> shape);
+
+// Product of `shape`, or nullopt when a dimension is negative or the product overflows int64.
+std::optional<std::int64_t> checked_numel(std::span<const std::int64_t> shape);
+
+// C-contiguous strides for `shape` in elements (torch's rule: size-0 dims count as 1).
+std::vector<std::int64_t> contiguous_strides(std::span<const std::int64_t> shape);
+
 struct TensorInfo {
   DType dtype = DType::float32;
   Shape shape;                        // [] for 0-dim

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import pickle
+import re
 import struct
 import sys
 import zipfile
@@ -280,6 +281,14 @@ def float64_values(t):
 def save_pt(name, t, **kw):
     path = os.path.join(GOOD, name)
     torch.save(t, path, **kw)
+    if kw.get("_use_new_zipfile_serialization") is False:
+        # legacy storage keys are memory addresses; make them stable so regeneration is a no-op
+        with open(path, "rb") as f:
+            raw = f.read()
+        for m in set(re.findall(rb"X(?:.{4})(\d{6,})", raw, re.S)):
+            raw = raw.replace(m, b"7" * len(m))
+        with open(path, "wb") as f:
+            f.write(raw)
     add_manifest(name, "pt", TORCH_NAME[t.dtype], tuple(t.shape), contiguous_bytes(t), float64_values(t),
                  t.detach(), requires_grad=t.requires_grad, strides=t.stride(),
                  storage_offset=t.storage_offset(), location="cpu")
@@ -575,7 +584,7 @@ def gen_bad():
     assert len(good) == 741
     write(BAD, "truncated_zip.pt", good[:400])
     write(BAD, "eocd_missing.pt", patch(good, 719, b"XX\x05\x06"))
-    write(BAD, "broken_central_directory.pt", patch(good, 466 + 59, b"PK\x01\x09"))
+    write(BAD, "broken_central_directory.pt", patch(good, 466 + 60, b"PK\x01\x09"))
     write(BAD, "zip64_offset_beyond_file.pt", patch(good, 643 + 48, struct.pack("<Q", 1 << 40)))
     write(BAD, "local_header_offset_beyond_file.pt", patch(good, 466 + 42, struct.pack("<I", 100000)))
 
