@@ -1,6 +1,11 @@
 list(APPEND MSDUMP_LIB_SOURCES
   lib/dump/entry_name.cpp
-  lib/dump/data_name.cpp)
+  lib/dump/data_name.cpp
+  lib/dump/tensor_leaf.cpp
+  lib/dump/stack_model.cpp
+  lib/dump/construct_model.cpp
+  lib/dump/dump_writer.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/dump/entry_name_test.cpp
-  tests/dump/data_name_test.cpp)
+  tests/dump/data_name_test.cpp
+  tests/dump/stack_model_test.cpp)

@@ -1,0 +1,60 @@
+#include "dump/dump_writer.h"
+
+#include "pyjson/json_value.h"
+#include "pyjson/json_writer.h"
+
+namespace msdump::dump {
+
+DumpWriter::~DumpWriter() = default;
+
+Result<std::unique_ptr<DumpWriter>> DumpWriter::create(const std::string& path, const DumpHeader& header,
+                                                       Overwrite overwrite) {
+  auto file = AtomicFile::create(path, overwrite);
+  if (!file) return file.error();
+  std::unique_ptr<DumpWriter> w(new DumpWriter());
+  w->m_file = std::move(*file);
+  AtomicFile* f = w->m_file.get();
+  w->m_json = std::make_unique<pyjson::JsonWriter>([f](std::string_view bytes) { f->write(bytes); });
+  auto& j = *w->m_json;
+  j.begin_object();
+  j.key("task");
+  j.value(header.task);
+  j.key("level");
+  j.value(header.level);
+  j.key("framework");
+  j.value(header.framework);
+  j.key("dump_data_dir");
+  if (header.dump_data_dir) j.value(*header.dump_data_dir);
+  else j.null();
+  j.key("data");
+  j.begin_object();
+  return w;
+}
+
+void DumpWriter::write_entry(const std::string& name, const pyjson::Value& entry) {
+  m_json->key(name);
+  m_json->write(entry);
+  ++m_entries;
+}
+
+std::size_t DumpWriter::bytes_written() const { return m_file->bytes_written(); }
+
+Result<void> DumpWriter::finish() {
+  m_json->end_object();
+  m_json->end_object();
+  if (auto r = m_json->finish(); !r) return r.error().with_context(m_file->path());
+  return m_file->commit();
+}
+
+Result<void> write_json_file_impl(const std::string& path, Overwrite overwrite,
+                                  const std::function<void(pyjson::JsonWriter&)>& emit) {
+  auto file = AtomicFile::create(path, overwrite);
+  if (!file) return file.error();
+  AtomicFile* f = file->get();
+  pyjson::JsonWriter w([f](std::string_view bytes) { f->write(bytes); });
+  emit(w);
+  if (auto r = w.finish(); !r) return r.error().with_context(path);
+  return f->commit();
+}
+
+}  // namespace msdump::dump

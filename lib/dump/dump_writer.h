@@ -1,0 +1,61 @@
+#pragma once
+// DumpWriter: streams a dump.json to disk entry by entry, byte-identical to msprobe's
+// json.dump(indent=1) of {"task", "level", "framework", "dump_data_dir", "data"}
+// (dump-format.md §2, §9). The file appears atomically on finish(); a writer destroyed before
+// finish() leaves nothing behind.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/atomic_file.h"
+#include "core/profile.h"
+#include "core/result.h"
+
+namespace msdump::pyjson { class Value; class JsonWriter; }
+
+namespace msdump::dump {
+
+struct DumpHeader {
+  std::string task;       // "statistics", "tensor", "structure", ...
+  std::string level;      // "L0", "L1", "mix"
+  std::string framework;  // "pytorch", "mindspore", "mindtorch"
+  std::optional<std::string> dump_data_dir;  // null when no tensor files
+};
+
+class DumpWriter {
+ public:
+  static Result<std::unique_ptr<DumpWriter>> create(const std::string& path, const DumpHeader& header,
+                                                    Overwrite overwrite);
+  ~DumpWriter();
+  DumpWriter(const DumpWriter&) = delete;
+  DumpWriter& operator=(const DumpWriter&) = delete;
+
+  // Appends one entry of "data".
+  void write_entry(const std::string& name, const pyjson::Value& entry);
+  std::size_t entry_count() const { return m_entries; }
+  std::size_t bytes_written() const;
+  // Closes the document and publishes the file.
+  Result<void> finish();
+
+ private:
+  DumpWriter() = default;
+  std::unique_ptr<AtomicFile> m_file;
+  std::unique_ptr<pyjson::JsonWriter> m_json;
+  std::size_t m_entries = 0;
+};
+
+// Writes a whole small JSON document (stack.json, construct.json) atomically, using `emit`.
+template <typename Emit>
+Result<void> write_json_file(const std::string& path, Overwrite overwrite, Emit emit);
+
+Result<void> write_json_file_impl(const std::string& path, Overwrite overwrite,
+                                  const std::function<void(pyjson::JsonWriter&)>& emit);
+
+template <typename Emit>
+Result<void> write_json_file(const std::string& path, Overwrite overwrite, Emit emit) {
+  return write_json_file_impl(path, overwrite, std::function<void(pyjson::JsonWriter&)>(emit));
+}
+
+}  // namespace msdump::dump

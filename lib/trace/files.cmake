@@ -1,0 +1,6 @@
+list(APPEND MSDUMP_LIB_SOURCES
+  lib/trace/line_reader.cpp
+  lib/trace/trace_event.cpp)
+list(APPEND MSDUMP_TEST_SOURCES
+  tests/trace/line_reader_test.cpp
+  tests/trace/trace_event_test.cpp)
