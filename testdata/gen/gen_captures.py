@@ -1271,7 +1271,16 @@ class Converter:
                         if secs:
                             secs["is_recompute"] = rec
                     elif secs:
-                        secs["is_recompute"] = rec
+                        # legacy API forward: is_recompute follows the inputs (pre-hook), or the
+                        # output when the inputs were not collected (forward hook)
+                        ordered = collections.OrderedDict()
+                        for k in ("input_args", "input_kwargs"):
+                            if k in secs:
+                                ordered[k] = secs[k]
+                        ordered["is_recompute"] = rec
+                        for k, v in secs.items():
+                            ordered[k] = v
+                        secs = ordered
                 if not secs:
                     continue
                 self.update_data(data, name, dict(secs), move_module=not legacy)
