@@ -689,6 +689,64 @@ def gen_truncated():
 
 
 # ---------------------------------------------------------------------------------------------
+# header_defaults: the header sets task tensor + summary_mode md5 (data_name before md5)
+# ---------------------------------------------------------------------------------------------
+def gen_header_defaults():
+    cap = Capture(os.path.join(CAPTURES, "header_defaults"),
+                  {"format": "msdump-trace", "version": 1, "framework": "pytorch", "step": 0, "rank": 0,
+                   "level": "L1", "task": "tensor", "summary_mode": "md5"})
+    g = torch.Generator().manual_seed(8)
+    a = small_events(cap, g)
+    d = dyadic(g, (2, 2))
+    cap.data("Tensor.__mul__.0.forward", output=[cap.tleaf(torch.relu(a) * 2, "z.pt", True)])
+    cap.stack("Torch.stack.0.forward", ["File /home/user/small.py, line 7, in <module>, \n w = torch.stack(ts)"])
+    cap.data("Torch.stack.0.forward",
+             input_args=[[cap.tleaf(d, "d.pt", True, ttype="torch.distributed.tensor.DTensor",
+                                    extra={"device_mesh": [0, 1], "placements": [{"Shard": {"dim": 1}}]}),
+                          {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2, 2], "requires_grad": False,
+                           "source": None},
+                          cap.tleaf(torch.zeros(0, 2), "e.pt")]],
+             input_kwargs={"dim": I(0)})
+    cap.data("Torch.stack.0.forward", output=[cap.tleaf(torch.stack([d, d]), ("s.bin",))])
+    cap.write()
+    return cap
+
+
+# ---------------------------------------------------------------------------------------------
+# tree_steps: a tree of traces step<N>/rank<R>/trace.jsonl converts into the same tree
+# ---------------------------------------------------------------------------------------------
+def gen_tree_steps():
+    root = os.path.join(CAPTURES, "tree_steps")
+    if os.path.isdir(root):
+        shutil.rmtree(root)
+    caps = []
+    for step in (0, 1):
+        for rank in (0, 1):
+            cap = Capture(os.path.join(root, "step%d" % step, "rank%d" % rank),
+                          {"format": "msdump-trace", "version": 1, "framework": "pytorch", "step": step,
+                           "rank": rank, "level": "mix"})
+            g = torch.Generator().manual_seed(100 + 10 * step + rank)
+            x = dyadic(g, (2, 2))
+            w = dyadic(g, (2, 2))
+            y = x @ w.t()
+            fr = ["File /home/user/tree.py, line 11, in forward, \n return self.proj(x)"]
+            X = cap.tleaf(x, "x.npy")
+            Wl = cap.tleaf(w, "w.pt", True)
+            Y = cap.tleaf(y, ("t.bin",), True)
+            cap.stack("Module.proj.Linear.forward.0", fr)
+            cap.data("Module.proj.Linear.forward.0", input_args=[X], input_kwargs={})
+            cap.construct("Functional.linear.0.forward", "Module.proj.Linear.forward.0")
+            cap.construct("Module.proj.Linear.forward.0", None)
+            cap.stack("Functional.linear.0.forward", fr)
+            cap.data("Functional.linear.0.forward", input_args=[X, Wl, None], input_kwargs={})
+            cap.data("Functional.linear.0.forward", output=[Y])
+            cap.data("Module.proj.Linear.forward.0", output=[Y], parameters={"weight": Wl})
+            cap.write()
+            caps.append(cap)
+    return root
+
+
+# ---------------------------------------------------------------------------------------------
 # bad captures
 # ---------------------------------------------------------------------------------------------
 def bad_capture(defect, level="L1"):
@@ -1102,8 +1160,10 @@ CATEGORY = {("forward", "input_args"): "input", ("forward", "input_kwargs"): "kw
 
 
 class Converter:
-    def __init__(self, capdir, level=None, task=None, summary_mode=None, data_mode=None, profile="current"):
+    def __init__(self, capdir, level=None, task=None, summary_mode=None, data_mode=None, profile="current",
+                 out_dir=OUT):
         self.capdir = capdir
+        self.out_dir = out_dir
         self.findings = []
         lines, self.truncated = self.read_lines(capdir)
         self.header = lines[0]
@@ -1288,7 +1348,7 @@ class Converter:
         dump["task"] = self.task
         dump["level"] = self.level
         dump["framework"] = self.fw
-        dump["dump_data_dir"] = OUT + "/dump_tensor_data" if self.task == "tensor" else None
+        dump["dump_data_dir"] = self.out_dir + "/dump_tensor_data" if self.task == "tensor" else None
         dump["data"] = data
         stack_json = {str(i): [names, list(frames)] for i, (frames, names) in enumerate(stacks.items())}
         return dump, stack_json, construct
@@ -1305,18 +1365,32 @@ ARGS = {
 }
 
 
+def trace_dirs(capdir):
+    """Relative directories holding a trace.jsonl ('' for a single capture), sorted."""
+    if os.path.isfile(os.path.join(capdir, "trace.jsonl")):
+        return [""]
+    found = []
+    for dirpath, _dirs, files in os.walk(capdir):
+        if "trace.jsonl" in files:
+            found.append(os.path.relpath(dirpath, capdir))
+    return sorted(found)
+
+
 def make_golden(capture_id, capdir, variant, opts, manifest, exit_code=0, stderr=None):
-    conv = Converter(capdir, **opts)
-    dump, stack, construct = conv.run()
     gdir = os.path.join(GOLDEN, capture_id, variant)
     if os.path.isdir(gdir):
         shutil.rmtree(gdir)
-    write_json(os.path.join(gdir, "dump.json"), dump)
-    write_json(os.path.join(gdir, "stack.json"), stack)
-    write_json(os.path.join(gdir, "construct.json"), construct)
-    if conv.task == "tensor":
-        with open(os.path.join(gdir, "tensor_files.txt"), "w") as f:
-            f.write("".join(n + "\n" for n in sorted(conv.files)))
+    for rel in trace_dirs(capdir):
+        out_dir = OUT + ("/" + rel if rel else "")
+        conv = Converter(os.path.join(capdir, rel), out_dir=out_dir, **opts)
+        dump, stack, construct = conv.run()
+        odir = os.path.join(gdir, rel)
+        write_json(os.path.join(odir, "dump.json"), dump)
+        write_json(os.path.join(odir, "stack.json"), stack)
+        write_json(os.path.join(odir, "construct.json"), construct)
+        if conv.task == "tensor":
+            with open(os.path.join(odir, "tensor_files.txt"), "w") as f:
+                f.write("".join(n + "\n" for n in sorted(conv.files)))
     args = []
     for k, flag in ARGS.items():
         if k in opts:
@@ -1359,6 +1433,8 @@ def main():
     caps["mindspore_cells"] = gen_mindspore_cells()
     caps["mindtorch_basic"] = gen_mindtorch_basic()
     caps["truncated"] = gen_truncated()
+    caps["header_defaults"] = gen_header_defaults()
+    tree_root = gen_tree_steps()
     bad = gen_bad()
 
     if os.path.isdir(GOLDEN):
@@ -1374,6 +1450,12 @@ def main():
     for cid, variants in plan.items():
         for vname, opts in variants:
             make_golden(cid, caps[cid].root, vname, opts, manifest)
+    make_golden("header_defaults", caps["header_defaults"].root, "default", {}, manifest)
+    make_golden("header_defaults", caps["header_defaults"].root, "statistics",
+                {"task": "statistics", "summary_mode": "statistics"}, manifest)
+    make_golden("tree_steps", tree_root, "default", {}, manifest)
+    make_golden("tree_steps", tree_root, "tensor", {"task": "tensor"}, manifest)
+    make_golden("tree_steps", tree_root, "L0", {"level": "L0"}, manifest)
     make_golden("truncated", caps["truncated"].root, "default", {}, manifest, exit_code=1,
                 stderr=["trace.jsonl:%d" % (len(caps["truncated"].lines) + 1), "truncated"])
     for defect, (cap, exp) in bad.items():
@@ -1399,10 +1481,12 @@ def main():
     with open(os.path.join(GOLDEN, "variants.json"), "w") as f:
         json.dump({"out": OUT,
                    "about": "msdump convert <path> -o out <args> run in an empty temporary directory must exit "
-                            "with <exit>, print every <stderr_contains> fragment on stderr, and write exactly "
-                            "<golden>/{dump,stack,construct}.json as out/{dump,stack,construct}.json; for task "
-                            "tensor out/dump_tensor_data/ holds exactly the files listed in "
-                            "<golden>/tensor_files.txt. golden null: no output is compared.",
+                            "with <exit> and print every <stderr_contains> fragment on stderr. Every "
+                            "dump.json/stack.json/construct.json under <golden>/<rel>/ must equal "
+                            "out/<rel>/<same name> byte for byte (<rel> is empty for a single capture, "
+                            "step<N>/rank<R> for a tree), and for each <golden>/<rel>/tensor_files.txt "
+                            "out/<rel>/dump_tensor_data/ holds exactly the files it lists. golden null: "
+                            "no output is compared.",
                    "variants": manifest}, f, indent=1)
         f.write("\n")
     print("wrote %d variants" % len(manifest))
