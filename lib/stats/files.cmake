@@ -14,4 +14,6 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/stats/xor_checksum_test.cpp
   tests/stats/float_convert_test.cpp
   tests/stats/exact_sum_test.cpp
-  tests/stats/accumulator_test.cpp)
+  tests/stats/accumulator_test.cpp
+  tests/stats/leaf_stats_test.cpp
+  tests/stats/tolerance_test.cpp)

@@ -94,7 +94,7 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
   if (c.difference <= c.pass_bound) return c;
   if (c.difference <= c.warn_bound) {
     c.agreement = Agreement::warn;
-    c.reason = fmt::format("{}: differs by {}, beyond {} but within the CPU band {}", what, c.difference,
+    c.reason = fmt::format("{}: differs by {:.3g}, beyond {:.3g} but within the CPU band {:.3g}", what, c.difference,
                            c.pass_bound, c.warn_bound);
     return c;
   }
@@ -109,7 +109,7 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
     }
   }
   c.agreement = Agreement::fail;
-  c.reason = fmt::format("{}: differs by {}, allowed {}", what, c.difference, c.warn_bound);
+  c.reason = fmt::format("{}: differs by {:.3g}, allowed {:.3g}", what, c.difference, c.warn_bound);
   return c;
 }
 
@@ -120,7 +120,7 @@ StatCheck check_complex_extreme(double recorded, double expected, DType stat_dty
   c.pass_bound = c.warn_bound = ulp_of(expected, stat_dtype);
   if (c.difference <= c.pass_bound) return c;
   c.agreement = Agreement::fail;
-  c.reason = fmt::format("|z| extreme {} vs recomputed {}: differs by {}, allowed {}", recorded, expected,
+  c.reason = fmt::format("|z| extreme {} vs recomputed {}: differs by {:.3g}, allowed {:.3g}", recorded, expected,
                          c.difference, c.pass_bound);
   return c;
 }
