@@ -57,14 +57,16 @@ def write_torch_like_zip(archive, records):
         full = (archive + "/" + name).encode()
         offset = len(out)
         extra = _padding(offset, len(full))
-        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, 0x0808, 0, 0, 0, 0, 0, 0, len(full), len(extra))
+        flags = 0x0808 if data else 0x0800  # miniz: empty records have no data descriptor
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, flags, 0, 0, 0, 0, 0, 0, len(full), len(extra))
         out += full + extra + data
         crc = zlib.crc32(data) & 0xFFFFFFFF
-        out += struct.pack("<IIII", 0x08074B50, crc, len(data), len(data))
+        if data:
+            out += struct.pack("<IIII", 0x08074B50, crc, len(data), len(data))
         central.append((full, crc, len(data), offset))
     cd_offset = len(out)
     for full, crc, size, offset in central:
-        out += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, 0x0808, 0, 0, 0, crc, size, size,
+        out += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, 0x0808 if size else 0x0800, 0, 0, 0, crc, size, size,
                            len(full), 0, 0, 0, 0, 0, offset)
         out += full
     cd_size = len(out) - cd_offset
@@ -285,8 +287,7 @@ def save_pt(name, t, **kw):
         # legacy storage keys are memory addresses; make them stable so regeneration is a no-op
         with open(path, "rb") as f:
             raw = f.read()
-        for m in set(re.findall(rb"X(?:.{4})(\d{6,})", raw, re.S)):
-            raw = raw.replace(m, b"7" * len(m))
+        raw = re.sub(rb"X.{4}\d{6,}", b"X\x01\x00\x00\x00" + b"0", raw, flags=re.S)
         with open(path, "wb") as f:
             f.write(raw)
     add_manifest(name, "pt", TORCH_NAME[t.dtype], tuple(t.shape), contiguous_bytes(t), float64_values(t),
@@ -332,7 +333,7 @@ def self_check():
     """write_torch_like_zip + tensor_pickle must reproduce torch.save bit for bit."""
     buf_path = "/tmp/msdump_gen_selfcheck.pt"
     for t in (torch.arange(6.0), torch.arange(300, dtype=torch.int64).reshape(3, 4, 5, 5),
-              torch.tensor(2.5), torch.ones(2, 3, requires_grad=True)):
+              torch.tensor(2.5), torch.ones(2, 3, requires_grad=True), torch.zeros(0, 3)):
         torch.save(t, buf_path)
         with open(buf_path, "rb") as f:
             ref = f.read()
