@@ -1,6 +1,7 @@
 #include "pyjson/json_cursor.h"
 
 #include <array>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -32,6 +33,34 @@ int hex_value(char c) {
 }
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// SWAR (8 bytes per step, portable: msprobe hosts are often aarch64). Bytes are loaded little-
+// or big-endian as the machine does; first_flagged() maps the lowest-addressed flagged byte.
+constexpr std::uint64_t k_ones = 0x0101010101010101ull;
+constexpr std::uint64_t k_highs = 0x8080808080808080ull;
+
+std::uint64_t load8(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+
+// Index (0-7) of the first byte whose high bit is set in `mask` (mask != 0).
+unsigned first_flagged(std::uint64_t mask) {
+  if constexpr (std::endian::native == std::endian::little) {
+    return static_cast<unsigned>(std::countr_zero(mask)) / 8;
+  } else {
+    return static_cast<unsigned>(std::countl_zero(mask)) / 8;
+  }
+}
+
+// High bit set in each byte of w that is '"', '\', < 0x20 or >= 0x80 (the lowest flagged
+// byte is exact; later ones may be false positives from borrows, which is fine).
+std::uint64_t string_stop_mask(std::uint64_t w) {
+  const std::uint64_t q = w ^ (k_ones * '"');
+  const std::uint64_t b = w ^ (k_ones * '\\');
+  return ((q - k_ones) & ~q) | ((b - k_ones) & ~b) | ((w - k_ones * 0x20) & ~w) | (w & k_highs);
+}
 
 std::string hex_byte(unsigned char c) { return std::string("0x") + k_hex[c >> 4] + k_hex[c & 15]; }
 
@@ -77,22 +106,18 @@ void JsonCursor::reset(std::string_view text, std::uint64_t base_offset, TextPos
   m_fail_at_end = false;
 }
 
-void JsonCursor::rebase(std::string_view text, std::size_t shift) {
-  const char* const old_begin = m_begin;
+void JsonCursor::rebase(std::string_view text, std::size_t shift, TextPosition at_shift) {
   const std::size_t p = pos();
-  const auto line_start = static_cast<std::size_t>(m_line_start - old_begin);
-  if (line_start < shift) {
-    // The current line began before the kept bytes: remember its code points up to `shift`.
-    for (const char* q = m_line_start; q != old_begin + shift; ++q) {
-      m_column_base += (static_cast<unsigned char>(*q) & 0xC0) != 0x80;
-    }
-    m_line_start = text.data();
-  } else {
-    m_line_start = text.data() + (line_start - shift);
-  }
+  const auto line_start = static_cast<std::size_t>(m_line_start - m_begin);
   m_begin = text.data();
   m_end = m_begin + text.size();
   m_p = m_begin + (p - shift);
+  if (line_start < shift) {
+    m_line_start = m_begin;  // the current line began before the kept bytes
+    m_column_base = at_shift.column - 1;
+  } else {
+    m_line_start = m_begin + (line_start - shift);
+  }
   m_base_offset += shift;
 }
 
@@ -125,6 +150,17 @@ inline void JsonCursor::skip_ws() {
       ++m_line;
       m_line_start = m_p;
       m_column_base = 0;
+      // Indentation follows almost every newline in json.dump(indent=1) output.
+      while (m_end - m_p >= 8) {
+        const std::uint64_t x = load8(m_p) ^ (k_ones * ' ');
+        if (x != 0) {
+          // Exact per-byte "non-zero" flags (no carries between bytes).
+          constexpr std::uint64_t k_lows7 = 0x7F7F7F7F7F7F7F7Full;
+          m_p += first_flagged((((x & k_lows7) + k_lows7) | x) & k_highs);
+          break;
+        }
+        m_p += 8;
+      }
     } else {
       break;
     }
@@ -243,8 +279,8 @@ bool JsonCursor::parse_object(Value& out, std::size_t depth) {
     return true;
   }
   const std::size_t base = m_members.size();
+  if (m_p == m_end || *m_p != '"') return fail_expected("a string key in double quotes or '}'");
   for (;;) {
-    if (m_p == m_end || *m_p != '"') return fail_expected("a string key in double quotes");
     Member m;
     m.key_offset = offset();
     if (!parse_string(m.key)) return false;
@@ -258,6 +294,7 @@ bool JsonCursor::parse_object(Value& out, std::size_t depth) {
     if (*m_p == ',') {
       ++m_p;
       skip_ws();
+      if (m_p == m_end || *m_p != '"') return fail_expected("a string key in double quotes");
       continue;
     }
     if (*m_p == '}') {
@@ -402,10 +439,20 @@ bool JsonCursor::parse_number(Value& out) {
   return true;
 }
 
+inline const char* JsonCursor::skip_plain(const char* q) const {
+  while (m_end - q >= 8) {
+    const std::uint64_t stop = string_stop_mask(load8(q)) & k_highs;
+    if (stop != 0) return q + first_flagged(stop);
+    q += 8;
+  }
+  while (q != m_end && k_plain[static_cast<unsigned char>(*q)]) ++q;
+  return q;
+}
+
 bool JsonCursor::parse_string(std::string& out) {
   const char* q = m_p + 1;  // after '"'
   const char* run = q;
-  while (q != m_end && k_plain[static_cast<unsigned char>(*q)]) ++q;
+  q = skip_plain(q);
   if (q != m_end && *q == '"') {
     out.assign(run, q);
     m_p = q + 1;
@@ -436,7 +483,7 @@ bool JsonCursor::parse_string(std::string& out) {
       q += len;
     }
     run = q;
-    while (q != m_end && k_plain[static_cast<unsigned char>(*q)]) ++q;
+    q = skip_plain(q);
     out.append(run, q);
   }
 }

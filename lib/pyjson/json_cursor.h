@@ -54,10 +54,13 @@ class JsonCursor {
   // Starts on `text`, whose byte 0 is at absolute byte offset `base_offset` and at `base` in
   // the whole input. Clears any failure.
   void reset(std::string_view text, std::uint64_t base_offset = 0, TextPosition base = {});
-  // The window moved: byte 0 of `text` is byte `shift` of the previous window (bytes from
-  // `shift` on were kept, more may follow). Offsets and line/column stay absolute. pos() and
-  // the current line start must not be before `shift`... except the line start, which may be.
-  void rebase(std::string_view text, std::size_t shift);
+  // The window moved: byte 0 of `text` is byte `shift` of the previous window (the bytes from
+  // `shift` on were kept, more may follow). `at_shift` is position_at_index(shift), taken
+  // before the old bytes were dropped. pos() must be >= shift. Offsets and line/column stay
+  // absolute.
+  void rebase(std::string_view text, std::size_t shift, TextPosition at_shift);
+  // Line/column of window index `index` (on the current line, at or after its start).
+  TextPosition position_at_index(std::size_t index) const { return position_at(m_begin + index); }
 
   // Skips whitespace and returns the next byte (0-255), or -1 at the end of the window.
   int peek();
@@ -96,6 +99,7 @@ class JsonCursor {
 
  private:
   void skip_ws();
+  const char* skip_plain(const char* q) const;  // past bytes a string copies verbatim
   bool value(Value& out, std::size_t depth);
   bool parse_object(Value& out, std::size_t depth);
   bool parse_array(Value& out, std::size_t depth);

@@ -8,6 +8,42 @@ namespace msdump::pyjson {
 
 static_assert(sizeof(Value) == 48, "json_value.h documents a 48-byte Value");
 
+Value::Value(const Value& other) { copy_from(other); }
+
+Value& Value::operator=(const Value& other) {
+  if (this != &other) {
+    Value copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+void Value::copy_from(const Value& other) {
+  switch (other.m_kind) {
+    case Kind::null: break;
+    case Kind::boolean: m_u.b = other.m_u.b; break;
+    case Kind::integer: m_u.i = other.m_u.i; break;
+    case Kind::floating: m_u.d = other.m_u.d; break;
+    case Kind::big_integer:
+    case Kind::string: new (&m_u.s) std::string(other.m_u.s); break;
+    case Kind::array: new (&m_u.a) Array(other.m_u.a); break;
+    case Kind::object: new (&m_u.o) Object(other.m_u.o); break;
+  }
+  m_kind = other.m_kind;
+  m_offset = other.m_offset;
+}
+
+void Value::destroy() noexcept {
+  switch (m_kind) {
+    case Kind::big_integer:
+    case Kind::string: m_u.s.~basic_string(); break;
+    case Kind::array: m_u.a.~Array(); break;
+    case Kind::object: m_u.o.~Object(); break;
+    default: break;
+  }
+  m_kind = Kind::null;
+}
+
 std::string_view kind_name(Kind kind) {
   switch (kind) {
     case Kind::null: return "null";

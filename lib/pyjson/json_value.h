@@ -10,14 +10,15 @@
 // - Every value (and every member key) carries the byte offset where its token starts in the
 //   parsed text, so a finding can be turned into "line L, column C" (text_position.h).
 //
-// A Value owns its children; copying deep-copies. The layout is a tagged variant: 48 bytes.
+// A Value owns its children; copying deep-copies. 48 bytes: kind, offset, 32-byte union.
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
+#include <new>
 #include <vector>
 
 #include "core/result.h"
@@ -31,13 +32,13 @@ class Value;
 using Array = std::vector<Value>;
 using Object = std::vector<Member>;
 
-// The JSON kinds, split the way Python splits them. The order is the variant index: keep it.
+// The JSON kinds, split the way Python splits them. Kinds from big_integer on own heap memory.
 enum class Kind : std::uint8_t {
   null,
   boolean,
   integer,      // fits in int64
-  big_integer,  // a Python int outside int64, kept as decimal text ("-" and digits)
   floating,     // a Python float, including NaN and +-Infinity
+  big_integer,  // a Python int outside int64, kept as decimal text ("-" and digits)
   string,       // UTF-8
   array,
   object,
@@ -46,61 +47,63 @@ enum class Kind : std::uint8_t {
 // "null", "boolean", "integer", ... as used in error messages ("expected string, got integer").
 std::string_view kind_name(Kind kind);
 
-// Marker type so that a big integer's text is not confused with a string.
-struct BigInteger {
-  std::string digits;  // optional '-' then decimal digits, no leading zeros
-};
-
 class Value {
  public:
-  Value() = default;  // null
+  Value() noexcept {}  // null
+  Value(const Value& other);
+  Value(Value&& other) noexcept { move_from(other); }
+  Value& operator=(const Value& other);
+  Value& operator=(Value&& other) noexcept;
+  ~Value() {
+    if (m_kind >= Kind::big_integer) destroy();
+  }
 
   static Value null() { return Value{}; }
-  static Value boolean(bool v) { return Value(std::in_place_index<1>, v); }
-  static Value integer(std::int64_t v) { return Value(std::in_place_index<2>, v); }
+  static Value boolean(bool v) { Value x(Kind::boolean); x.m_u.b = v; return x; }
+  static Value integer(std::int64_t v) { Value x(Kind::integer); x.m_u.i = v; return x; }
   // `digits` must be an optional '-' followed by decimal digits without leading zeros; values
   // that fit in int64 should use integer() (write() prints both identically).
-  static Value big_integer(std::string digits) { return Value(std::in_place_index<3>, BigInteger{std::move(digits)}); }
-  static Value floating(double v) { return Value(std::in_place_index<4>, v); }
-  static Value string(std::string v) { return Value(std::in_place_index<5>, std::move(v)); }
+  static Value big_integer(std::string digits);
+  static Value floating(double v) { Value x(Kind::floating); x.m_u.d = v; return x; }
+  static Value string(std::string v);
   static Value array(Array items = {});
   static Value object(Object members = {});
   // Scalar -> Value: unsigned values above INT64_MAX become big integers. Never fails.
   static Value from_scalar(const Scalar& s);
 
-  Kind kind() const { return static_cast<Kind>(m_v.index()); }
-  bool is_null() const { return kind() == Kind::null; }
-  bool is_bool() const { return kind() == Kind::boolean; }
-  bool is_integer() const { return kind() == Kind::integer || kind() == Kind::big_integer; }
-  bool is_float() const { return kind() == Kind::floating; }
+  Kind kind() const { return m_kind; }
+  bool is_null() const { return m_kind == Kind::null; }
+  bool is_bool() const { return m_kind == Kind::boolean; }
+  bool is_integer() const { return m_kind == Kind::integer || m_kind == Kind::big_integer; }
+  bool is_float() const { return m_kind == Kind::floating; }
   bool is_number() const { return is_integer() || is_float(); }
-  bool is_string() const { return kind() == Kind::string; }
-  bool is_array() const { return kind() == Kind::array; }
-  bool is_object() const { return kind() == Kind::object; }
+  bool is_string() const { return m_kind == Kind::string; }
+  bool is_array() const { return m_kind == Kind::array; }
+  bool is_object() const { return m_kind == Kind::object; }
 
   // Byte offset of the value's first character in the parsed text (0 for built values).
   std::uint64_t offset() const { return m_offset; }
   void set_offset(std::uint64_t offset) { m_offset = offset; }
 
   // Unchecked accessors: the kind must match (asserted in debug builds).
-  bool as_bool() const { return std::get<1>(m_v); }
-  std::int64_t as_int() const { return std::get<2>(m_v); }
-  const std::string& as_big_integer() const { return std::get<3>(m_v).digits; }
-  double as_float() const { return std::get<4>(m_v); }
-  const std::string& as_string() const { return std::get<5>(m_v); }
-  std::string& as_string() { return std::get<5>(m_v); }
-  const Array& as_array() const { return std::get<6>(m_v); }
-  Array& as_array() { return std::get<6>(m_v); }
-  const Object& as_object() const { return std::get<7>(m_v); }
-  Object& as_object() { return std::get<7>(m_v); }
+  bool as_bool() const { assert(m_kind == Kind::boolean); return m_u.b; }
+  std::int64_t as_int() const { assert(m_kind == Kind::integer); return m_u.i; }
+  const std::string& as_big_integer() const { assert(m_kind == Kind::big_integer); return m_u.s; }
+  double as_float() const { assert(m_kind == Kind::floating); return m_u.d; }
+  const std::string& as_string() const { assert(m_kind == Kind::string); return m_u.s; }
+  std::string& as_string() { assert(m_kind == Kind::string); return m_u.s; }
+  const Array& as_array() const { assert(m_kind == Kind::array); return m_u.a; }
+  Array& as_array() { assert(m_kind == Kind::array); return m_u.a; }
+  const Object& as_object() const { assert(m_kind == Kind::object); return m_u.o; }
+  Object& as_object() { assert(m_kind == Kind::object); return m_u.o; }
 
   // Checked accessors: nullptr when the kind differs.
-  const bool* if_bool() const { return std::get_if<1>(&m_v); }
-  const std::int64_t* if_int() const { return std::get_if<2>(&m_v); }
-  const double* if_float() const { return std::get_if<4>(&m_v); }
-  const std::string* if_string() const { return std::get_if<5>(&m_v); }
-  const Array* if_array() const { return std::get_if<6>(&m_v); }
-  const Object* if_object() const { return std::get_if<7>(&m_v); }
+  const bool* if_bool() const { return m_kind == Kind::boolean ? &m_u.b : nullptr; }
+  const std::int64_t* if_int() const { return m_kind == Kind::integer ? &m_u.i : nullptr; }
+  const double* if_float() const { return m_kind == Kind::floating ? &m_u.d : nullptr; }
+  const std::string* if_string() const { return m_kind == Kind::string ? &m_u.s : nullptr; }
+  const Array* if_array() const { return m_kind == Kind::array ? &m_u.a : nullptr; }
+  const Object* if_object() const { return m_kind == Kind::object ? &m_u.o : nullptr; }
 
   // The value of member `key` of an object, or nullptr if this is not an object or has no such
   // key. With duplicate keys the LAST one wins, as in Python's json.loads. Linear scan: objects
@@ -125,11 +128,26 @@ class Value {
   bool identical(const Value& other) const;
 
  private:
-  template <std::size_t I, typename T>
-  Value(std::in_place_index_t<I> i, T&& v) : m_v(i, std::forward<T>(v)) {}
+  explicit Value(Kind kind) noexcept : m_kind(kind) {}
+  void move_from(Value& other) noexcept;  // *this holds no resources
+  void copy_from(const Value& other);     // *this holds no resources
+  void destroy() noexcept;                // leaves *this null
 
-  std::variant<std::monostate, bool, std::int64_t, BigInteger, double, std::string, Array, Object> m_v;
+  // A tagged union rather than std::variant: moving and destroying scalars (most values)
+  // stays inline without a visit table (measured: docs/performance.md "JSON").
+  union Storage {
+    Storage() noexcept {}
+    ~Storage() {}
+    bool b;
+    std::int64_t i;
+    double d;
+    std::string s;  // Kind::string and Kind::big_integer
+    Array a;
+    Object o;
+  };
+  Kind m_kind = Kind::null;
   std::uint64_t m_offset = 0;
+  Storage m_u;
 };
 
 // One object member. key_offset is the offset of the key's opening quote.
@@ -139,8 +157,47 @@ struct Member {
   std::uint64_t key_offset = 0;
 };
 
-inline Value Value::array(Array items) { return Value(std::in_place_index<6>, std::move(items)); }
-inline Value Value::object(Object members) { return Value(std::in_place_index<7>, std::move(members)); }
+inline Value Value::big_integer(std::string digits) {
+  Value x(Kind::big_integer);
+  new (&x.m_u.s) std::string(std::move(digits));
+  return x;
+}
+inline Value Value::string(std::string v) {
+  Value x(Kind::string);
+  new (&x.m_u.s) std::string(std::move(v));
+  return x;
+}
+inline Value Value::array(Array items) {
+  Value x(Kind::array);
+  new (&x.m_u.a) Array(std::move(items));
+  return x;
+}
+inline Value Value::object(Object members) {
+  Value x(Kind::object);
+  new (&x.m_u.o) Object(std::move(members));
+  return x;
+}
+inline void Value::move_from(Value& other) noexcept {
+  m_kind = other.m_kind;
+  m_offset = other.m_offset;
+  switch (m_kind) {
+    case Kind::null: break;
+    case Kind::boolean: m_u.b = other.m_u.b; break;
+    case Kind::integer: m_u.i = other.m_u.i; break;
+    case Kind::floating: m_u.d = other.m_u.d; break;
+    case Kind::big_integer:
+    case Kind::string: new (&m_u.s) std::string(std::move(other.m_u.s)); break;
+    case Kind::array: new (&m_u.a) Array(std::move(other.m_u.a)); break;
+    case Kind::object: new (&m_u.o) Object(std::move(other.m_u.o)); break;
+  }
+}
+inline Value& Value::operator=(Value&& other) noexcept {
+  if (this != &other) {
+    if (m_kind >= Kind::big_integer) destroy();
+    move_from(other);
+  }
+  return *this;
+}
 inline void Value::add(std::string key, Value v) {
   as_object().push_back(Member{std::move(key), std::move(v), 0});
 }

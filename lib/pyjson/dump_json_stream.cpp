@@ -1,0 +1,178 @@
+#include "pyjson/dump_json_stream.h"
+
+namespace msdump::pyjson {
+
+DumpJsonStream::DumpJsonStream(const ByteSource& source, DumpStreamOptions options)
+    : m_window(source, options.buffer_bytes), m_cursor(options.read) {}
+
+Result<bool> DumpJsonStream::next(DumpEvent& event) {
+  if (m_state == State::failed) return m_error;
+  if (!m_started) {
+    m_started = true;
+    if (!m_window.at_eof()) {
+      if (auto r = m_window.advance(0); !r) {
+        m_state = State::failed;
+        m_error = r.error();
+        return m_error;
+      }
+    }
+    m_cursor.reset(m_window.text(), m_window.offset());
+    if (m_window.text().starts_with("\xEF\xBB\xBF")) {
+      m_state = State::failed;
+      m_error = invalid_input("line 1, column 1: unexpected UTF-8 byte order mark");
+      return m_error;
+    }
+  }
+  for (;;) {
+    const JsonCursor::Checkpoint checkpoint = m_cursor.checkpoint();
+    const State state = m_state;
+    switch (step(event)) {
+      case Step::event: return true;
+      case Step::end: return false;
+      case Step::error:
+        m_state = State::failed;
+        m_error = m_cursor.error();
+        return m_error;
+      case Step::need_more: break;
+    }
+    // The step ran into the end of the window: re-read from where it started, with more bytes.
+    m_cursor.restore(checkpoint);
+    m_state = state;
+    const TextPosition at_keep = m_cursor.position_at_index(checkpoint.pos);
+    if (auto r = m_window.advance(checkpoint.pos); !r) {
+      m_state = State::failed;
+      m_error = r.error();
+      return m_error;
+    }
+    m_cursor.rebase(m_window.text(), checkpoint.pos, at_keep);
+  }
+}
+
+DumpJsonStream::Step DumpJsonStream::failure() {
+  return m_cursor.failed_at_end() && !m_window.at_eof() ? Step::need_more : Step::error;
+}
+
+// After a member or entry value: the next delimiter must be in the window, or a number at the
+// window's end might continue in the next bytes.
+DumpJsonStream::Step DumpJsonStream::expect_value_end() {
+  if (m_cursor.peek() < 0 && !m_window.at_eof()) return Step::need_more;
+  return Step::event;
+}
+
+DumpJsonStream::Step DumpJsonStream::step(DumpEvent& event) {
+  switch (m_state) {
+    case State::start:
+      if (m_cursor.peek() != '{') {
+        m_cursor.fail_expected("'{' (a dump.json document is an object)");
+        return failure();
+      }
+      m_cursor.advance();
+      m_state = State::top_first;
+      return step(event);
+    case State::top_first:
+    case State::top_next: {
+      const int c = m_cursor.peek();
+      if (c == '}') {
+        m_cursor.advance();
+        m_state = State::trailer;
+        return step(event);
+      }
+      if (m_state == State::top_next) {
+        if (c != ',') {
+          m_cursor.fail_expected("',' or '}' after an object member");
+          return failure();
+        }
+        m_cursor.advance();
+        if (m_cursor.peek() != '"') {
+          m_cursor.fail_expected("a string key in double quotes");
+          return failure();
+        }
+      } else if (c != '"') {
+        m_cursor.fail_expected("a string key in double quotes or '}'");
+        return failure();
+      }
+      return member(event);
+    }
+    case State::data_first:
+    case State::data_next: {
+      const int c = m_cursor.peek();
+      if (c == '}') {
+        event.type = DumpEvent::Type::data_end;
+        event.key.clear();
+        event.value = Value::null();
+        event.offset = m_cursor.offset();
+        event.position = m_cursor.position();
+        m_cursor.advance();
+        m_state = State::top_next;
+        return Step::event;
+      }
+      if (m_state == State::data_next) {
+        if (c != ',') {
+          m_cursor.fail_expected("',' or '}' after an object member");
+          return failure();
+        }
+        m_cursor.advance();
+        if (m_cursor.peek() != '"') {
+          m_cursor.fail_expected("a string key in double quotes");
+          return failure();
+        }
+      } else if (c != '"') {
+        m_cursor.fail_expected("a string key in double quotes or '}'");
+        return failure();
+      }
+      return entry(event);
+    }
+    case State::trailer:
+      if (m_cursor.peek() < 0) {
+        if (!m_window.at_eof()) return Step::need_more;
+        m_state = State::done;
+        return Step::end;
+      }
+      m_cursor.fail_here("unexpected data after the JSON document");
+      return Step::error;
+    case State::done: return Step::end;
+    case State::failed: return Step::error;
+  }
+  return Step::error;
+}
+
+// At the '"' of a top-level key.
+DumpJsonStream::Step DumpJsonStream::member(DumpEvent& event) {
+  event.offset = m_cursor.offset();
+  event.position = m_cursor.position();
+  if (!m_cursor.parse_string(event.key)) return failure();
+  if (m_cursor.peek() != ':') {
+    m_cursor.fail_expected("':' after an object key");
+    return failure();
+  }
+  m_cursor.advance();
+  if (event.key == "data" && m_cursor.peek() == '{') {
+    m_cursor.advance();
+    event.type = DumpEvent::Type::data_begin;
+    event.value = Value::null();
+    m_state = State::data_first;
+    return Step::event;
+  }
+  if (!m_cursor.parse_value(event.value, 1)) return failure();
+  event.type = DumpEvent::Type::member;
+  m_state = State::top_next;
+  return expect_value_end();
+}
+
+// At the '"' of an entry name inside "data".
+DumpJsonStream::Step DumpJsonStream::entry(DumpEvent& event) {
+  event.offset = m_cursor.offset();
+  event.position = m_cursor.position();
+  if (!m_cursor.parse_string(event.key)) return failure();
+  if (m_cursor.peek() != ':') {
+    m_cursor.fail_expected("':' after an object key");
+    return failure();
+  }
+  m_cursor.advance();
+  if (!m_cursor.parse_value(event.value, 2)) return failure();
+  event.type = DumpEvent::Type::entry;
+  m_state = State::data_next;
+  return expect_value_end();
+}
+
+}  // namespace msdump::pyjson

@@ -1,0 +1,150 @@
+#include "pyjson/dump_json_stream.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "pyjson/json_reader.h"
+#include "test_util.h"
+
+using namespace msdump;
+using namespace msdump::pyjson;
+
+namespace {
+
+// "type key" per event, or "error: <message>" as the last item.
+std::vector<std::string> events_of(const ByteSource& source, std::size_t buffer_bytes = 16) {
+  DumpJsonStream stream(source, DumpStreamOptions{buffer_bytes, {}});
+  std::vector<std::string> out;
+  DumpEvent ev;
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) {
+      out.push_back("error: " + more.error().message);
+      return out;
+    }
+    if (!*more) return out;
+    switch (ev.type) {
+      case DumpEvent::Type::member: out.push_back("member " + ev.key + " " + std::string(kind_name(ev.value.kind()))); break;
+      case DumpEvent::Type::data_begin: out.push_back("data_begin"); break;
+      case DumpEvent::Type::entry: out.push_back("entry " + ev.key + " " + std::to_string(ev.value.size())); break;
+      case DumpEvent::Type::data_end: out.push_back("data_end"); break;
+    }
+  }
+}
+
+std::vector<std::string> events_of(std::string_view text, std::size_t buffer_bytes = 16) {
+  MemorySource source(as_bytes(text));
+  return events_of(source, buffer_bytes);
+}
+
+std::string write_temp(const testing::TempDir& dir, const std::string& name, std::string_view bytes) {
+  const std::string path = (dir / name).string();
+  FILE* f = std::fopen(path.c_str(), "wb");
+  REQUIRE(f != nullptr);
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+  return path;
+}
+
+}  // namespace
+
+TEST_SUITE("msdump::pyjson") {
+  TEST_CASE("dump stream yields top-level members in order, then entries, for any key order") {
+    const std::string text =
+        "{\"level\": \"L1\", \"extra\": [1, 2], \"data\": {\"a\": {}, \"b\": {\"x\": 1, \"y\": [2]}}, \"task\": 5}";
+    const std::vector<std::string> expected = {"member level string", "member extra array", "data_begin",
+                                               "entry a 0",           "entry b 2",          "data_end",
+                                               "member task integer"};
+    CHECK(events_of(text, 1 << 20) == expected);
+    testing::TempDir dir;
+    const std::string path = write_temp(dir, "d.json", text);
+    auto file = FileSource::open(path);
+    REQUIRE(file);
+    for (std::size_t buffer : {1, 2, 3, 5, 8, 13, 64}) {
+      CAPTURE(buffer);
+      CHECK(events_of(**file, buffer) == expected);
+    }
+  }
+
+  TEST_CASE("dump stream reports a missing or non-object data as plain members") {
+    CHECK(events_of("{\"task\": \"x\"}") == std::vector<std::string>{"member task string"});
+    CHECK(events_of("{}") == std::vector<std::string>{});
+    CHECK(events_of(" {\"data\": [], \"data\": {}} ") ==
+          std::vector<std::string>{"member data array", "data_begin", "data_end"});
+  }
+
+  TEST_CASE("dump stream errors: not an object, garbage after it, truncation") {
+    CHECK(events_of("[1]").back() == "error: line 1, column 1: expected '{' (a dump.json document is an object), found '['");
+    CHECK(events_of("").back() == "error: line 1, column 1: unexpected end of input, expected '{' (a dump.json document is an object)");
+    CHECK(events_of("{}x").back() == "error: line 1, column 3: unexpected data after the JSON document");
+    CHECK(events_of("{\n \"data\": {\n  \"a\": {\n   \"b\": 1").back() ==
+          "error: line 4, column 10: unexpected end of input, expected ',' or '}' after an object member");
+    CHECK(events_of("{\n \"data\": {\n  \"a\": 1\n  \"b\"").back() ==
+          "error: line 4, column 3: expected ',' or '}' after an object member, found '\"'");
+    CHECK(events_of("{\"task\": 12").back() ==
+          "error: line 1, column 12: unexpected end of input, expected ',' or '}' after an object member");
+    CHECK(events_of("\xEF\xBB\xBF{}").back() == "error: line 1, column 1: unexpected UTF-8 byte order mark");
+  }
+
+  TEST_CASE("dump stream gives the same error as the whole-document reader at every truncation point") {
+    const std::string text =
+        "{\n \"task\": \"statistics\",\n \"data\": {\n  \"Functional.relu.0.forward\": {\n   \"input_args\": [\n"
+        "    {\n     \"Max\": 2.0,\n     \"Min\": -1.5e-05,\n     \"Norm\": NaN,\n     \"name\": \"\\u00e9\\ud83d\\ude00\"\n"
+        "    }\n   ],\n   \"n\": 1180591620717411303424\n  }\n },\n \"x\": -Infinity\n}";
+    REQUIRE(parse_json(text));
+    testing::TempDir dir;
+    for (std::size_t n = 1; n < text.size(); ++n) {  // n = 0: see the "not an object" case
+      CAPTURE(n);
+      const std::string cut = text.substr(0, n);
+      const auto expected = parse_json(cut);
+      REQUIRE_FALSE(expected);
+      const std::string path = write_temp(dir, "cut.json", cut);
+      auto file = FileSource::open(path);
+      REQUIRE(file);
+      CHECK(events_of(**file, 7).back() == "error: " + expected.error().message);
+    }
+  }
+
+  TEST_CASE("dump stream positions point at each key") {
+    const std::string text = "{\n \"task\": 1,\n \"data\": {\n  \"e\\u00e9\": {},\n  \"f\": [\n   1\n  ]\n }\n}";
+    MemorySource source(as_bytes(text));
+    DumpJsonStream stream(source);
+    DumpEvent ev;
+    std::vector<TextPosition> positions;
+    for (;;) {
+      auto more = stream.next(ev);
+      REQUIRE(more);
+      if (!*more) break;
+      CHECK(ev.position == locate(text, ev.offset));
+      positions.push_back(ev.position);
+    }
+    CHECK(positions == std::vector<TextPosition>{{2, 2}, {3, 2}, {4, 3}, {5, 3}, {8, 2}});
+  }
+
+  TEST_CASE("dump stream keeps its buffer near the size of the largest entry") {
+    std::string text = "{\"data\": {";
+    for (int i = 0; i < 2000; ++i) {
+      if (i) text += ", ";
+      text += "\"entry" + std::to_string(i) + "\": [" + std::string(i == 1000 ? 20000 : 10, '7') + "]";
+    }
+    text += "}}";
+    testing::TempDir dir;
+    auto file = FileSource::open(write_temp(dir, "big.json", text));
+    REQUIRE(file);
+    DumpJsonStream stream(**file, DumpStreamOptions{4096, {}});
+    DumpEvent ev;
+    int entries = 0;
+    for (;;) {
+      auto more = stream.next(ev);
+      REQUIRE(more);
+      if (!*more) break;
+      entries += ev.type == DumpEvent::Type::entry;
+    }
+    CHECK(entries == 2000);
+    CHECK(stream.buffer_bytes() >= 20000);
+    CHECK(stream.buffer_bytes() <= 65536);
+  }
+}
