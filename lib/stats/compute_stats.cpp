@@ -1,13 +1,15 @@
 // Driving the fused pass over a tensor: from memory or streamed from a ByteSource through a
 // reused window, optionally split across threads, then msprobe's rules (leaf_stats.cpp).
 
+#include "stats/leaf_stats.h"
+
 #include <algorithm>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "stats/crc32.h"
-#include "stats/leaf_stats.h"
+#include "tensor/tensor_reader.h"
 
 namespace msdump::stats {
 namespace {
@@ -93,7 +95,10 @@ LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& option
 Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::TensorInfo& info,
                                      const StatsOptions& options, ReadBuffer* buffer) {
   if (!info.is_contiguous() || info.big_endian) {
-    return unsupported(source.name() + ": statistics of non-contiguous or big-endian tensors are not supported");
+    // strided views (a configured slice) and big-endian .npy: gather/swap into a native copy
+    auto tensor = tensor::load_tensor(source, info);
+    if (!tensor) return tensor.error();
+    return compute_leaf_stats(tensor->view(), options);
   }
   const std::uint64_t first = info.first_byte();
   const std::uint64_t nbytes = info.nbytes();

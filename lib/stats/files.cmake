@@ -16,4 +16,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/stats/exact_sum_test.cpp
   tests/stats/accumulator_test.cpp
   tests/stats/leaf_stats_test.cpp
-  tests/stats/tolerance_test.cpp)
+  tests/stats/tolerance_test.cpp
+  tests/stats/manifest_test.cpp)

@@ -85,9 +85,10 @@ class ReadBuffer {
 
 // Statistics of the tensor `info` describes inside `source`. Reads the elements in ~1 MiB
 // windows through a reused buffer (or straight from source.memory() when the source is in
-// memory), splitting large tensors across options.threads threads.
+// memory), splitting large tensors across options.threads threads. Non-contiguous views and
+// big-endian data are first gathered into a native copy (tensor::load_tensor).
 // Fails when the tensor's bytes lie beyond the end of the source (invalid_input), on read
-// errors (io), and for non-contiguous or big-endian tensors (unsupported).
+// errors (io), and as tensor::load_tensor for views.
 Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::TensorInfo& info,
                                      const StatsOptions& options, ReadBuffer* buffer = nullptr);
 
