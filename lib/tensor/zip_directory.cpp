@@ -37,6 +37,10 @@ Result<std::uint64_t> find_eocd(const ByteSource& src) {
   const std::uint64_t size = src.size();
   const std::string missing = "no end of central directory record found (truncated file or not a zip archive)";
   if (size < k_eocd_size) return invalid_input(missing);
+  // Fast path: torch writes no archive comment, so the EOCD is the last 22 bytes.
+  std::byte last[k_eocd_size];
+  MSDUMP_TRY(src.read_at(size - k_eocd_size, last));
+  if (le::load<std::uint32_t>(last) == k_eocd_sig && le::load<std::uint16_t>(last + 20) == 0) return size - k_eocd_size;
   const std::uint64_t window = std::min<std::uint64_t>(size, 0xFFFF + k_eocd_size);
   auto tail = src.read_vector(size - window, static_cast<std::size_t>(window));
   if (!tail) return tail.error();

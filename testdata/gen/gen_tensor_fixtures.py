@@ -49,8 +49,10 @@ def _padding(cursor, name_len):
     return b"FB" + struct.pack("<H", pad) + b"Z" * pad
 
 
-def write_torch_like_zip(archive, records):
-    """records: list of (record name, bytes) in file order; returns the archive bytes."""
+def write_torch_like_zip(archive, records, force_zip64=False):
+    """records: list of (record name, bytes) in file order; returns the archive bytes.
+    force_zip64 writes every central entry with 0xFFFFFFFF sizes/offset and a ZIP64 extra field
+    (what torch writes for records beyond 4 GiB), without needing a 4 GiB file."""
     out = bytearray()
     central = []
     for name, data in records:
@@ -66,9 +68,13 @@ def write_torch_like_zip(archive, records):
         central.append((full, crc, len(data), offset))
     cd_offset = len(out)
     for full, crc, size, offset in central:
+        extra = b""
+        if force_zip64:
+            extra = struct.pack("<HHQQQ", 1, 24, size, size, offset)
+            size = offset = 0xFFFFFFFF
         out += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, 0x0808 if size else 0x0800, 0, 0, 0, crc, size, size,
-                           len(full), 0, 0, 0, 0, 0, offset)
-        out += full
+                           len(full), len(extra), 0, 0, 0, 0, offset)
+        out += full + extra
     cd_size = len(out) - cd_offset
     eocd64 = len(out)
     n = len(central)
@@ -419,6 +425,15 @@ def gen_pt():
     add_manifest("torch27_layout_f32.pt", "pt", "float32", (2, 3), contiguous_bytes(t), float64_values(t), t,
                  strides=(3, 1), location="cpu")
 
+    # ZIP64 extra fields in the central directory (as torch writes for records beyond 4 GiB)
+    t = torch.arange(5, dtype=torch.int32)
+    pkl = tensor_pickle("IntStorage", "0", "cpu", 5, 0, (5,), (1,))
+    write(GOOD, "zip64_central_extra_i32.pt", write_torch_like_zip(
+        "zip64_central_extra_i32", [("data.pkl", pkl), ("data/0", contiguous_bytes(t)), ("version", b"3\n")],
+        force_zip64=True))
+    add_manifest("zip64_central_extra_i32.pt", "pt", "int32", (5,), contiguous_bytes(t), float64_values(t), t,
+                 strides=(1,), location="cpu")
+
     # torch >= 2.1 new dtypes: _rebuild_tensor_v3 + UntypedStorage (numel in bytes)
     def v3(name, dtype_name, np_values, raw, shape, stride, offset, values64, itemsize):
         numel_bytes = len(raw)
@@ -587,6 +602,7 @@ def gen_bad():
     write(BAD, "eocd_missing.pt", patch(good, 719, b"XX\x05\x06"))
     write(BAD, "broken_central_directory.pt", patch(good, 466 + 60, b"PK\x01\x09"))
     write(BAD, "zip64_offset_beyond_file.pt", patch(good, 643 + 48, struct.pack("<Q", 1 << 40)))
+    write(BAD, "zip64_locator_beyond_file.pt", patch(good, 699 + 8, struct.pack("<Q", 5000)))
     write(BAD, "local_header_offset_beyond_file.pt", patch(good, 466 + 42, struct.pack("<I", 100000)))
 
     def bad_pt(name, pkl, storages, extra=()):

@@ -109,6 +109,9 @@ TEST_SUITE("msdump::tensor") {
     CHECK(pt_error("zip64_offset_beyond_file.pt") ==
           "'zip64_offset_beyond_file.pt': central directory (offset 1099511627776, size 177) extends beyond the end "
           "of the file (741 bytes)");
+    CHECK(pt_error("zip64_locator_beyond_file.pt") ==
+          "'zip64_locator_beyond_file.pt': ZIP64 end of central directory locator points to offset 5000 beyond the "
+          "end of the file (741 bytes)");
     CHECK(pt_error("local_header_offset_beyond_file.pt") ==
           "'local_header_offset_beyond_file.pt': local header of 'plain/data.pkl' at offset 100000 is beyond the "
           "end of the file (741 bytes)");
@@ -166,18 +169,22 @@ TEST_SUITE("msdump::tensor") {
     }
   }
 
-  TEST_CASE("pt: single-byte corruptions never crash") {
-    auto f = testing::fixture("good/tensors/msprobe_like_sliced.pt");
-    std::string bytes = *f.bytes;
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      const char saved = bytes[i];
-      for (char flip : {'\xff', '\x00', '\x7f'}) {
-        bytes[i] = flip;
-        MemorySource src(as_bytes(bytes), "x.pt");
-        auto t = read_tensor(src);
-        if (t) CHECK(t->data.size() == static_cast<std::size_t>(t->numel()) * itemsize(t->dtype));
+  TEST_CASE("single-byte corruptions of any format never crash") {
+    for (const char* name : {"msprobe_like_sliced.pt", "legacy_view_bf16.pt", "pickle_protocol4.pt",
+                             "v3_uint16_view.pt", "zip64_central_extra_i32.pt", "fortran_f32.npy"}) {
+      INFO(name);
+      auto f = testing::fixture(std::string("good/tensors/") + name);
+      std::string bytes = *f.bytes;
+      for (std::size_t i = 0; i < bytes.size(); ++i) {
+        const char saved = bytes[i];
+        for (char flip : {'\xff', '\x00', '\x7f', '\x80', static_cast<char>(saved ^ 1)}) {
+          bytes[i] = flip;
+          MemorySource src(as_bytes(bytes), "x");
+          auto t = read_tensor(src);
+          if (t) CHECK(t->data.size() == static_cast<std::size_t>(t->numel()) * itemsize(t->dtype));
+        }
+        bytes[i] = saved;
       }
-      bytes[i] = saved;
     }
   }
 }
