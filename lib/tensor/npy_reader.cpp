@@ -238,6 +238,11 @@ Result<TensorInfo> read_npy(const ByteSource& src, std::optional<DType> void_hin
   if (size < prefix) return invalid_input(fmt::format("truncated .npy header (file has {} bytes)", size));
   const std::uint64_t header_len =
       major == 1 ? le::load<std::uint16_t>(pre + 8) : static_cast<std::uint64_t>(le::load<std::uint32_t>(pre + 8));
+  // numpy >= 1.24.4 refuses headers above 10000 bytes by default; allow far more, but never
+  // let a corrupt length field allocate gigabytes.
+  constexpr std::uint64_t k_max_header = 16u << 20;
+  if (header_len > k_max_header)
+    return invalid_input(fmt::format(".npy header of {} bytes is too large (limit {})", header_len, k_max_header));
   if (header_len > size - prefix)
     return invalid_input(fmt::format("truncated .npy header: it declares {} bytes, the file has {} after the preamble",
                                      header_len, size - prefix));

@@ -430,8 +430,8 @@ std::string describe(const PickleValue& v) {
   switch (v.kind) {
     case Kind::none: return "None";
     case Kind::boolean: return "a bool";
-    case Kind::integer:
-    case Kind::big_integer: return "an int";
+    case Kind::integer: return "an int";
+    case Kind::big_integer: return "an int wider than 64 bits";
     case Kind::floating: return "a float";
     case Kind::string: return "a str";
     case Kind::bytes: return "a bytes object";

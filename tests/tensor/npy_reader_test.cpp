@@ -150,6 +150,8 @@ TEST_SUITE("msdump::tensor") {
           "'x.npy': malformed .npy header: unexpected character at column 35");
     CHECK(error_of(npy("{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::string(40, '(') + ")}")) ==
           "'x.npy': malformed .npy header: nesting too deep at column 68");
+    CHECK(error_of(std::string("\x93NUMPY\x02\x00\x00\x00\x00\x10", 12)) ==
+          "'x.npy': .npy header of 268435456 bytes is too large (limit 16777216)");
     CHECK(error_of(std::string("\x93NUMPY\x04\x00\x00\x00", 10)) == "'x.npy': unsupported .npy version 4.0");
     CHECK(error_of(std::string("\x93NUMPY\x02\x00\x00", 9)) == "'x.npy': truncated .npy header (file has 9 bytes)");
     CHECK(error_of("\x93NUMPY") == "'x.npy': truncated .npy header (file has 6 bytes)");

@@ -71,6 +71,7 @@ TEST_SUITE("msdump::tensor") {
     auto wide = parse(long1({0x6c, 0xfc, 0x9c, 0x46, 0xf9, 0x20, 0x6a, 0xa8, 0x50, 0x19}));
     CHECK(wide->root->kind == Kind::big_integer);
     CHECK(wide->root->text.size() == 10);
+    CHECK(describe(*wide->root) == "an int wider than 64 bits");
     CHECK(parse(long1({0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x00}))->root->kind == Kind::big_integer);
   }
 
