@@ -1,7 +1,12 @@
 #pragma once
-// Small helpers shared by the subcommand files: printing lib errors and mapping them to exit codes.
+// Small helpers shared by the subcommand files: printing lib errors, mapping them to exit codes,
+// and the option definitions several subcommands share (one help string each).
+
+#include <optional>
+#include <string>
 
 #include "core/error.h"
+#include "core/profile.h"
 #include "exit_code.h"
 
 namespace CLI { class App; }
@@ -16,5 +21,14 @@ struct Subcommand {
   const char* name;
   void (*add)(CLI::App& app, int& exit_code);
 };
+
+void add_framework_option(CLI::App& sub, Framework& target);
+void add_profile_option(CLI::App& sub, Profile& target);
+void add_profile_option(CLI::App& sub, std::optional<Profile>& target);
+void add_summary_mode_option(CLI::App& sub, SummaryMode& target);
+void add_summary_mode_option(CLI::App& sub, std::optional<SummaryMode>& target);
+void add_precision_option(CLI::App& sub, Precision& target);
+void add_level_option(CLI::App& sub, std::optional<Level>& target, const std::string& help);
+void add_task_option(CLI::App& sub, std::optional<Task>& target, const std::string& help);
 
 }  // namespace msdump::cli

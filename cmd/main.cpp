@@ -15,6 +15,7 @@ namespace {
 
 using msdump::cli::Subcommand;
 constexpr std::array k_subcommands = {
+    Subcommand{"convert", msdump::cli::add_convert_command},
     Subcommand{"stats", msdump::cli::add_stats_command},
 };
 

@@ -1,0 +1,559 @@
+#include "convert/convert.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "convert/data_mode.h"
+#include "convert/entry_order.h"
+#include "convert/leaf_converter.h"
+#include "convert/msprobe_dump_input.h"
+#include "core/byte_source.h"
+#include "core/logger.h"
+#include "dump/construct_model.h"
+#include "dump/dump_writer.h"
+#include "dump/entry_name.h"
+#include "dump/stack_model.h"
+#include "pyjson/json_reader.h"
+#include "pyjson/json_writer.h"
+#include "trace/line_reader.h"
+#include "trace/trace_event.h"
+
+namespace msdump::convert {
+namespace {
+
+namespace fs = std::filesystem;
+using pyjson::Value;
+
+constexpr std::string_view k_trace_file = "trace.jsonl";
+constexpr std::string_view k_dump_file = "dump.json";
+
+// Everything decided before the first entry is written.
+struct Plan {
+  InputKind kind = InputKind::capture;
+  Framework framework = Framework::pytorch;
+  Profile profile = Profile::current;
+  Level input_level = Level::mix;
+  Level level = Level::mix;
+  Task task = Task::statistics;
+  SummaryMode summary_mode = SummaryMode::statistics;
+  DataMode data_mode;
+  std::vector<std::string> list;
+  std::optional<std::string> dump_data_dir;
+};
+
+bool level_narrows(Level input, Level wanted) { return input == wanted || input == Level::mix; }
+
+// msprobe's "list" (BaseScope.check_api_list, MixRangeScope): a name is kept when a list item
+// is a substring of it; at level mix a module that matches also keeps everything executed
+// inside it (its construct.json descendants).
+bool kept_by_list(const std::string& name, const Plan& plan, const dump::ConstructModel& construct) {
+  if (plan.list.empty()) return true;
+  for (const auto& item : plan.list)
+    if (name.find(item) != std::string::npos) return true;
+  if (plan.level != Level::mix) return false;
+  std::string cur = name;
+  for (std::size_t hops = 0; hops <= construct.size(); ++hops) {
+    auto parent = construct.parent_of(cur);
+    if (!parent) return false;
+    for (const auto& item : plan.list)
+      if (parent->find(item) != std::string::npos && dump::parse_entry_name(*parent).is_module()) return true;
+    cur = std::move(*parent);
+  }
+  return false;
+}
+
+bool kept_by_level(const std::string& name, Level level) {
+  return dump::level_includes(level, dump::parse_entry_name(name));
+}
+
+// construct.json keeps at L0 only module/cell nodes (dump-format.md §8.2); L1 records nothing.
+bool construct_key_kept(const std::string& key, Level level) {
+  if (level == Level::L1) return false;
+  if (key == dump::k_megatron_key || level == Level::mix) return true;
+  return dump::parse_entry_name(key).is_module();
+}
+
+std::string join_path(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  return a.back() == '/' ? a + b : a + "/" + b;
+}
+
+Result<Plan> make_plan(const ConvertOptions& o, InputKind kind, Framework framework, Level input_level,
+                       Task input_task, SummaryMode input_mode, Profile detected_profile) {
+  Plan p;
+  p.kind = kind;
+  p.framework = framework;
+  p.input_level = input_level;
+  p.level = o.level.value_or(input_level);
+  if (!level_narrows(input_level, p.level))
+    return invalid_input(fmt::format("cannot convert a level {} input to level {}: those entries were not recorded",
+                                     to_string(input_level), to_string(p.level)));
+  p.task = o.task.value_or(input_task);
+  if (p.task == Task::structure) return unsupported("task structure is not produced by convert");
+  p.summary_mode = o.summary_mode.value_or(input_mode);
+  if (p.summary_mode == SummaryMode::xor_checksum && framework != Framework::pytorch)
+    return invalid_input("summary mode xor exists only for PyTorch dumps");
+  p.profile = o.profile.value_or(detected_profile);
+  auto dm = DataMode::parse(o.data_mode);
+  if (!dm) return dm.error();
+  p.data_mode = *dm;
+  p.list = o.list;
+  return p;
+}
+
+// Prepares OUT: creates it, and refuses to replace existing outputs without overwrite before
+// anything is written (so a refused run changes nothing).
+Result<void> prepare_output(const std::string& out, const Plan& plan, bool writes_extra, Overwrite overwrite) {
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) return io_error(fmt::format("cannot create '{}': {}", out, ec.message()));
+  if (overwrite == Overwrite::no) {
+    std::vector<std::string> names{std::string(k_dump_file)};
+    if (writes_extra) names.insert(names.end(), {"stack.json", "construct.json"});
+    for (const auto& n : names) {
+      const auto p = join_path(out, n);
+      if (fs::exists(fs::symlink_status(p)))
+        return Error{ErrorCode::exists, fmt::format("'{}' exists (use --force to replace it)", p)};
+    }
+  }
+  if (plan.task == Task::tensor) {
+    fs::create_directories(join_path(out, "dump_tensor_data"), ec);
+    if (ec) return io_error(fmt::format("cannot create '{}/dump_tensor_data': {}", out, ec.message()));
+  }
+  return {};
+}
+
+void sort_problems(std::vector<Problem>& problems) {
+  std::stable_sort(problems.begin(), problems.end(),
+                   [](const Problem& a, const Problem& b) { return a.line < b.line; });
+}
+
+// Inserts the legacy profile's is_recompute key (dump-format.md §4.2): API forwards right
+// after the inputs, PyTorch module forwards last.
+void add_is_recompute(Value& entry, const dump::EntryName& name, bool value) {
+  auto& members = entry.as_object();
+  pyjson::Member m{"is_recompute", Value::boolean(value), 0};
+  if (name.kind == dump::EntryKind::module_forward) {
+    members.push_back(std::move(m));
+    return;
+  }
+  // After the inputs; an entry whose inputs were filtered out got it with its output.
+  std::size_t at = members.size();
+  for (std::size_t i = 0; i < members.size(); ++i)
+    if (members[i].key == "input_args" || members[i].key == "input_kwargs") at = i + 1;
+  members.insert(members.begin() + static_cast<std::ptrdiff_t>(at), std::move(m));
+}
+
+// Applies data_mode, is_recompute and the leaf conversion to one merged entry. Returns false
+// when nothing of the entry survives; fails on a malformed leaf. `line_of(i)` is the input line
+// member i came from.
+template <typename LineOf>
+Result<bool> finish_entry(const std::string& name, Value& entry, std::optional<bool> is_recompute, const Plan& plan,
+                          LeafConverter& leaves, const std::string& file, LineOf line_of,
+                          std::vector<Problem>& problems) {
+  const auto parsed = dump::parse_entry_name(name);
+  auto& members = entry.as_object();
+  const bool pg = parsed.kind == dump::EntryKind::parameters_grad;
+  bool any = false;
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    auto& m = members[i];
+    if (m.key == "is_recompute" || !plan.data_mode.keeps_section(parsed.kind, m.key)) continue;
+    any = true;
+    const std::uint64_t line = line_of(i);
+    if (auto r = leaves.convert_section(name, m.key, pg, m.value, line, problems); !r)
+      return r.error().with_context(fmt::format("{}:{}", file, line));
+  }
+  std::erase_if(members, [&](const pyjson::Member& m) {
+    return m.key == "is_recompute" || !plan.data_mode.keeps_section(parsed.kind, m.key);
+  });
+  if (!any) return false;
+  if (plan.profile == Profile::legacy && plan.framework == Framework::pytorch && parsed.is_forward())
+    add_is_recompute(entry, parsed, is_recompute.value_or(false));
+  return true;
+}
+
+LeafContext leaf_context(const Plan& plan, const ConvertOptions& o, const std::string& out, std::string source_dir,
+                         std::string input_file) {
+  LeafContext c;
+  c.input_kind = plan.kind;
+  c.framework = plan.framework;
+  c.profile = plan.profile;
+  c.task = plan.task;
+  c.summary_mode = plan.summary_mode;
+  c.precision = o.precision;
+  c.source_dir = std::move(source_dir);
+  c.tensor_out = join_path(out, "dump_tensor_data");
+  c.input_file = std::move(input_file);
+  c.overwrite = o.overwrite;
+  c.threads = o.threads;
+  return c;
+}
+
+dump::DumpHeader dump_header(const Plan& plan) {
+  return dump::DumpHeader{std::string(to_string(plan.task)), std::string(to_string(plan.level)),
+                          std::string(to_string(plan.framework)),
+                          plan.task == Task::tensor ? plan.dump_data_dir : std::nullopt};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Captures: two passes over trace.jsonl. Pass 1 validates every line, orders the entries by the
+// merge rules and collects stacks and construct edges; pass 2 re-reads, per entry, exactly the
+// lines that contribute to it, merges them, computes statistics and writes the entry.
+
+struct StackEvent {
+  std::string name;
+  std::vector<std::string> frames;
+};
+
+Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string& dir, const std::string& out,
+                                      ConvertReport report) {
+  const std::string trace_path = join_path(dir, std::string(k_trace_file));
+  auto src = FileSource::open(trace_path);
+  if (!src) return src.error();
+  auto at = [&](std::uint64_t line) { return fmt::format("{}:{}", trace_path, line); };
+
+  std::optional<trace::TraceHeader> header;
+  std::optional<Plan> plan;
+  std::optional<EntryOrder> order;
+  std::vector<StackEvent> stacks;
+  dump::ConstructModel construct;
+  std::vector<std::string> header_warnings;
+
+  auto pass1 = trace::for_each_line(**src, [&](const trace::Line& line) -> Result<void> {
+    if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) return {};
+    auto value = pyjson::parse_json(line.text);
+    if (!value) {
+      if (!line.terminated && header) {
+        report.truncated = true;
+        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "",
+                                   "truncated last line ignored (the capture stopped mid-write): " +
+                                       value.error().message});
+        return {};
+      }
+      return value.error().with_context(at(line.number));
+    }
+    if (!header) {
+      auto h = trace::parse_trace_header(*value, header_warnings);
+      if (!h) return h.error().with_context(at(line.number));
+      header = *h;
+      auto p = make_plan(o, InputKind::capture, h->framework, h->level, h->task.value_or(Task::statistics),
+                         h->summary_mode.value_or(SummaryMode::statistics), Profile::current);
+      if (!p) return p.error();
+      plan = std::move(*p);
+      order.emplace(plan->profile);
+      for (auto& w : header_warnings)
+        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "", std::move(w)});
+      return {};
+    }
+    auto ev = trace::parse_trace_event(std::move(*value));
+    if (!ev) return ev.error().with_context(at(line.number));
+    switch (ev->kind) {
+      case trace::EventKind::unknown:
+        if (o.strict) return invalid_input(fmt::format("{}: /kind: unknown event kind \"{}\"", at(line.number), ev->unknown_kind));
+        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "",
+                                   fmt::format("unknown event kind \"{}\" ignored", ev->unknown_kind)});
+        return {};
+      case trace::EventKind::stack:
+        stacks.push_back({std::move(ev->name), std::move(ev->frames)});
+        return {};
+      case trace::EventKind::construct:
+        if (construct_key_kept(ev->name, plan->level)) {
+          std::optional<std::string> parent = ev->parent;
+          if (parent && !construct_key_kept(*parent, plan->level)) parent.reset();
+          construct.set(ev->name, parent, header->megatron ? std::optional<std::int64_t>(ev->micro_step.value_or(0))
+                                                           : std::nullopt);
+        }
+        return {};
+      case trace::EventKind::data: break;
+    }
+    const auto name = dump::parse_entry_name(ev->name);
+    if (name.kind == dump::EntryKind::unknown) {
+      const auto msg = fmt::format("entry name \"{}\" does not follow msprobe's naming; entry ignored", ev->name);
+      if (o.strict) return invalid_input(fmt::format("{}: /name: {}", at(line.number), msg));
+      report.problems.push_back({Problem::Severity::warning, trace_path, line.number, ev->name, msg});
+      return {};
+    }
+    if (!dump::level_includes(plan->level, name)) return {};
+    if (name.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
+    bool any = false, has_output = false;
+    for (const auto& m : ev->sections) {
+      if (!trace::is_known_section(m.key) && name.kind != dump::EntryKind::parameters_grad) {
+        const auto msg = fmt::format("/{}: unknown section", m.key);
+        if (o.strict) return invalid_input(fmt::format("{}: {}", at(line.number), msg));
+        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, ev->name, msg});
+      }
+      if (m.key == "is_recompute" || !plan->data_mode.keeps_section(name.kind, m.key)) continue;
+      any = true;
+      has_output = has_output || m.key == "output";
+    }
+    if (!any) return {};
+    order->add(ev->name, EventRef{line.number, line.offset, static_cast<std::uint32_t>(line.text.size())},
+               name.kind == dump::EntryKind::module_forward, has_output);
+    return {};
+  });
+  if (!pass1) return pass1.error();
+  if (!header) return invalid_input(fmt::format("{}: empty trace (expected a header line)", trace_path));
+
+  report.framework = plan->framework;
+  report.profile = plan->profile;
+  report.level = plan->level;
+  report.task = plan->task;
+  plan->dump_data_dir = join_path(o.dump_path ? *o.dump_path : out, "dump_tensor_data");
+  if (auto r = prepare_output(out, *plan, true, o.overwrite); !r) return r.error();
+
+  // Pass 2.
+  LeafConverter leaves(leaf_context(*plan, o, out, dir, trace_path));
+  auto writer = dump::DumpWriter::create(join_path(out, std::string(k_dump_file)), dump_header(*plan), o.overwrite);
+  if (!writer) return writer.error();
+  std::string line_text;
+  for (const auto& entry : order->entries()) {
+    if (!kept_by_list(entry.name, *plan, construct)) continue;
+    Value merged = Value::object();
+    std::vector<std::uint64_t> member_lines;  // the line each merged member came from
+    std::optional<bool> is_recompute;
+    for (const auto& ref : entry.events) {
+      if (auto r = trace::read_line_at(**src, ref.offset, ref.length, line_text); !r) return r.error();
+      auto v = pyjson::parse_json(line_text);
+      if (!v) return v.error().with_context(at(ref.line));
+      auto ev = trace::parse_trace_event(std::move(*v));
+      if (!ev) return ev.error().with_context(at(ref.line));
+      for (auto& m : ev->sections) {
+        if (m.key == "is_recompute") {
+          if (m.value.is_bool()) is_recompute = m.value.as_bool();
+          continue;
+        }
+        // update_data: an existing key is overwritten where it stands, a new key is appended.
+        auto& members = merged.as_object();
+        auto it = std::find_if(members.begin(), members.end(), [&](const pyjson::Member& x) { return x.key == m.key; });
+        if (it != members.end()) {
+          it->value = std::move(m.value);
+          member_lines[static_cast<std::size_t>(it - members.begin())] = ref.line;
+        } else {
+          members.push_back(std::move(m));
+          member_lines.push_back(ref.line);
+        }
+      }
+    }
+    auto kept = finish_entry(entry.name, merged, is_recompute, *plan, leaves, trace_path,
+                             [&](std::size_t i) { return member_lines[i]; }, report.problems);
+    if (!kept) return kept.error();
+    if (*kept) (*writer)->write_entry(entry.name, merged);
+  }
+  report.entries = (*writer)->entry_count();
+  report.dump_json_bytes = (*writer)->bytes_written();
+
+  // stack.json and construct.json go first to disk, dump.json last: a complete dump.json marks
+  // a complete output (batch --resume relies on it).
+  dump::StackModel stack;
+  for (auto& s : stacks)
+    if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct))
+      stack.add(s.name, std::move(s.frames));
+  if (auto r = dump::write_json_file(join_path(out, "stack.json"), o.overwrite,
+                                     [&](pyjson::JsonWriter& w) { stack.write(w); });
+      !r)
+    return r.error();
+  if (auto r = dump::write_json_file(join_path(out, "construct.json"), o.overwrite,
+                                     [&](pyjson::JsonWriter& w) { construct.write(w); });
+      !r)
+    return r.error();
+  if (auto r = (*writer)->finish(); !r) return r.error();
+
+  report.tensors = leaves.tensors();
+  report.tensor_files = leaves.tensor_files();
+  report.bytes_read = leaves.bytes_read();
+  sort_problems(report.problems);
+  return report;
+}
+
+// ---------------------------------------------------------------------------------------------
+// msprobe dumps: one streaming pass over dump.json; the merge rules were applied by msprobe,
+// so each entry is final as read.
+
+Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::string& dir, const std::string& out,
+                                           ConvertReport report) {
+  const std::string dump_path = join_path(dir, std::string(k_dump_file));
+  auto src = FileSource::open(dump_path);
+  if (!src) return src.error();
+
+  // construct.json and stack.json are small: read them whole.
+  std::optional<Value> construct_doc, stack_doc;
+  for (auto [name, slot] : {std::pair{"construct.json", &construct_doc}, std::pair{"stack.json", &stack_doc}}) {
+    const auto p = join_path(dir, name);
+    if (!fs::exists(p)) continue;
+    auto text = read_file(p);
+    if (!text) return text.error();
+    auto v = pyjson::parse_json(*text);
+    if (!v) return v.error().with_context(p);
+    *slot = std::move(*v);
+  }
+
+  std::optional<Plan> plan;
+  std::unique_ptr<dump::DumpWriter> writer;
+  std::optional<LeafConverter> leaves;
+  dump::ConstructModel construct;
+  const Profile detected = detect_profile(**src);
+
+  MsprobeDumpVisitor visitor;
+  visitor.on_header = [&](const MsprobeDumpHeader& h) -> Result<void> {
+    auto p = make_plan(o, InputKind::msprobe_dump, h.framework, h.level, h.task, h.summary_mode, detected);
+    if (!p) return p.error();
+    plan = std::move(*p);
+    if (plan->task == Task::tensor)
+      plan->dump_data_dir = (h.task == Task::tensor && h.dump_data_dir && !o.dump_path)
+                                ? *h.dump_data_dir
+                                : join_path(o.dump_path ? *o.dump_path : out, "dump_tensor_data");
+    if (plan->task == Task::tensor && h.task != Task::tensor)
+      return invalid_input(fmt::format("{}: a {} dump has no tensor files to write a tensor dump from", dump_path,
+                                       to_string(h.task)));
+    if (construct_doc) {
+      if (!construct_doc->is_object())
+        return invalid_input(fmt::format("{}/construct.json: /: expected an object", dir));
+      for (const auto& m : construct_doc->as_object())
+        if (construct_key_kept(m.key, plan->level)) construct.set_raw(m.key, m.value);
+    }
+    report.framework = plan->framework;
+    report.profile = plan->profile;
+    report.level = plan->level;
+    report.task = plan->task;
+    if (auto r = prepare_output(out, *plan, construct_doc.has_value() || stack_doc.has_value(), o.overwrite); !r)
+      return r;
+    auto w = dump::DumpWriter::create(join_path(out, std::string(k_dump_file)), dump_header(*plan), o.overwrite);
+    if (!w) return w.error();
+    writer = std::move(*w);
+    leaves.emplace(leaf_context(*plan, o, out, join_path(dir, "dump_tensor_data"), dump_path));
+    return {};
+  };
+  visitor.on_entry = [&](const std::string& name, Value entry, std::uint64_t line) -> Result<void> {
+    const auto parsed = dump::parse_entry_name(name);
+    if (!dump::level_includes(plan->level, parsed)) {
+      if (parsed.kind == dump::EntryKind::unknown)
+        report.problems.push_back({Problem::Severity::warning, dump_path, line, name,
+                                   "entry name does not follow msprobe's naming; entry ignored"});
+      return {};
+    }
+    if (parsed.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
+    if (!kept_by_list(name, *plan, construct)) return {};
+    if (!entry.is_object()) {
+      report.problems.push_back({Problem::Severity::error, dump_path, line, name, "/: expected an object"});
+      return {};
+    }
+    std::optional<bool> is_recompute;
+    if (const Value* r = entry.find("is_recompute"); r != nullptr && r->is_bool()) is_recompute = r->as_bool();
+    auto kept = finish_entry(name, entry, is_recompute, *plan, *leaves, dump_path,
+                             [line](std::size_t) { return line; }, report.problems);
+    if (!kept) return kept.error();
+    if (*kept) writer->write_entry(name, entry);
+    return {};
+  };
+  if (auto r = read_msprobe_dump(**src, visitor); !r) return r.error();
+  if (!writer) return invalid_input(fmt::format("{}: no \"data\" object", dump_path));
+
+  if (stack_doc) {
+    auto stack = dump::StackModel::from_json(*stack_doc, [&](const std::string& name) {
+      return kept_by_level(name, plan->level) && kept_by_list(name, *plan, construct);
+    });
+    if (!stack) return stack.error().with_context(join_path(dir, "stack.json"));
+    if (auto r = dump::write_json_file(join_path(out, "stack.json"), o.overwrite,
+                                       [&](pyjson::JsonWriter& w) { stack->write(w); });
+        !r)
+      return r.error();
+  }
+  if (construct_doc) {
+    if (auto r = dump::write_json_file(join_path(out, "construct.json"), o.overwrite,
+                                       [&](pyjson::JsonWriter& w) { construct.write(w); });
+        !r)
+      return r.error();
+  }
+  report.entries = writer->entry_count();
+  report.dump_json_bytes = writer->bytes_written();
+  if (auto r = writer->finish(); !r) return r.error();
+  report.tensors = leaves->tensors();
+  report.tensor_files = leaves->tensor_files();
+  report.bytes_read = leaves->bytes_read();
+  sort_problems(report.problems);
+  return report;
+}
+
+}  // namespace
+
+std::string Problem::to_string() const {
+  std::string s = file;
+  if (line != 0) s += fmt::format(":{}", line);
+  if (!entry.empty()) s += ": " + entry;
+  return s + ": " + message;
+}
+
+bool ConvertReport::has_errors() const {
+  return std::any_of(problems.begin(), problems.end(),
+                     [](const Problem& p) { return p.severity == Problem::Severity::error; });
+}
+
+Result<ConvertReport> convert_one(const ConvertOptions& o) {
+  const auto started = std::chrono::steady_clock::now();
+  std::error_code ec;
+  // A file argument (trace.jsonl, dump.json) names its directory.
+  const fs::path input_dir = fs::is_regular_file(o.input, ec) ? fs::path(o.input).parent_path() : fs::path(o.input);
+  const std::string dir = input_dir.empty() ? std::string(1, '.') : input_dir.string();
+  ConvertReport report;
+  report.input = o.input;
+  report.output = o.output;
+  Result<ConvertReport> r = Error{};
+  if (fs::exists(join_path(dir, std::string(k_trace_file)))) {
+    report.input_kind = "capture";
+    r = convert_capture(o, dir, o.output, std::move(report));
+  } else if (fs::exists(join_path(dir, std::string(k_dump_file)))) {
+    report.input_kind = "msprobe-dump";
+    r = convert_msprobe_dump(o, dir, o.output, std::move(report));
+  } else {
+    return invalid_input(fmt::format("'{}': neither trace.jsonl nor dump.json found", o.input));
+  }
+  if (r) r->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
+
+Result<std::vector<InputItem>> discover_inputs(const std::string& root) {
+  std::error_code ec;
+  if (!fs::exists(root, ec)) return io_error(fmt::format("'{}': no such file or directory", root));
+  if (fs::is_regular_file(root, ec)) return std::vector<InputItem>{{root, ""}};
+  std::vector<InputItem> items;
+  auto is_input_dir = [](const fs::path& d) {
+    return fs::exists(d / std::string(k_trace_file)) || fs::exists(d / std::string(k_dump_file));
+  };
+  if (is_input_dir(root)) return std::vector<InputItem>{{root, ""}};
+  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
+  if (ec) return io_error(fmt::format("cannot read '{}': {}", root, ec.message()));
+  for (; it != end; it.increment(ec)) {
+    if (ec) return io_error(fmt::format("cannot read '{}': {}", root, ec.message()));
+    if (!it->is_directory(ec) || it->is_symlink(ec)) {
+      if (it->is_symlink(ec)) it.disable_recursion_pending();
+      continue;
+    }
+    if (!is_input_dir(it->path())) continue;
+    items.push_back({it->path().string(), it->path().lexically_relative(root).string()});
+    it.disable_recursion_pending();  // an input directory is a leaf of the tree
+  }
+  std::sort(items.begin(), items.end(), [](const InputItem& a, const InputItem& b) { return a.relative < b.relative; });
+  if (items.empty()) return invalid_input(fmt::format("'{}': no trace.jsonl or dump.json found below it", root));
+  return items;
+}
+
+Result<std::vector<ConvertReport>> convert_tree(const ConvertOptions& options) {
+  auto items = discover_inputs(options.input);
+  if (!items) return items.error();
+  std::vector<ConvertReport> reports;
+  for (const auto& item : *items) {
+    ConvertOptions o = options;
+    o.input = item.path;
+    o.output = item.relative.empty() ? options.output : join_path(options.output, item.relative);
+    if (options.dump_path && !item.relative.empty()) o.dump_path = join_path(*options.dump_path, item.relative);
+    auto r = convert_one(o);
+    if (!r) return r.error();
+    reports.push_back(std::move(*r));
+  }
+  return reports;
+}
+
+}  // namespace msdump::convert

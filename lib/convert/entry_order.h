@@ -1,0 +1,48 @@
+#pragma once
+// EntryOrder: the order of dump.json entries under msprobe's update_data merge rules
+// (dump-format.md §4.1, §4.5), computed from the data events alone, without their values:
+//   - a new name is appended;
+//   - an existing name stays where it is (its new sections are merged in place), except
+//     current profile: names starting with "Module." are popped and re-inserted at the end;
+//     legacy profile: a Module/Cell forward entry moves to the end when its output arrives
+//     (legacy msprobe created module forwards once, at the forward hook).
+// Each entry keeps the list of events (trace lines) that contribute to it, so the second pass
+// reads exactly those lines and nothing stays in memory but names and line positions.
+
+#include <cstdint>
+#include <list>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/profile.h"
+
+namespace msdump::convert {
+
+struct EventRef {
+  std::uint64_t line = 0;    // 1-based line number
+  std::uint64_t offset = 0;  // byte offset of the line
+  std::uint32_t length = 0;  // bytes of the line
+};
+
+class EntryOrder {
+ public:
+  explicit EntryOrder(Profile profile) : m_profile(profile) {}
+
+  // Records a data event for `name` whose surviving sections include output iff `has_output`.
+  void add(const std::string& name, const EventRef& ref, bool is_module_forward, bool has_output);
+
+  struct Entry {
+    std::string name;
+    std::vector<EventRef> events;
+  };
+  const std::list<Entry>& entries() const { return m_entries; }
+  std::size_t size() const { return m_entries.size(); }
+
+ private:
+  Profile m_profile;
+  std::list<Entry> m_entries;
+  std::unordered_map<std::string, std::list<Entry>::iterator> m_index;
+};
+
+}  // namespace msdump::convert

@@ -1,0 +1,12 @@
+list(APPEND MSDUMP_LIB_SOURCES
+  lib/convert/data_mode.cpp
+  lib/convert/entry_order.cpp
+  lib/convert/tensor_source.cpp
+  lib/convert/ndarray_stats.cpp
+  lib/convert/leaf_converter.cpp
+  lib/convert/msprobe_dump_input.cpp
+  lib/convert/tensor_summary.cpp
+  lib/convert/convert.cpp)
+list(APPEND MSDUMP_TEST_SOURCES
+  tests/convert/data_mode_test.cpp
+  tests/convert/entry_order_test.cpp)

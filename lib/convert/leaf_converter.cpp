@@ -1,0 +1,300 @@
+#include "convert/leaf_converter.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "convert/ndarray_stats.h"
+#include "convert/tensor_source.h"
+#include "dump/data_name.h"
+#include "dump/tensor_leaf.h"
+#include "stats/float_convert.h"
+#include "stats/leaf_stats.h"
+#include "tensor/tensor_reader.h"
+#include "tensor/npy_writer.h"
+#include "tensor/pt_writer.h"
+
+namespace msdump::convert {
+namespace {
+
+using pyjson::Value;
+
+// Keys a tensor leaf may carry besides the ones msdump computes, in msprobe's order.
+constexpr std::string_view k_pytorch_extras[] = {"device_mesh", "placements"};
+constexpr std::string_view k_mindspore_extras[] = {"layout", "hsdp_shard_size"};
+// Keys that msdump rewrites or drops.
+bool is_computed_key(std::string_view k) {
+  return k == "type" || k == "dtype" || k == "shape" || k == "Max" || k == "Min" || k == "Mean" ||
+         k == "Norm" || k == "requires_grad" || k == "data_name" || k == "md5" || k == "source";
+}
+
+bool is_extra_key(std::string_view k) {
+  for (auto e : k_pytorch_extras)
+    if (e == k) return true;
+  for (auto e : k_mindspore_extras)
+    if (e == k) return true;
+  return false;
+}
+
+// A data_name becomes a file name inside dump_tensor_data/: it must not leave that directory.
+bool safe_file_name(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos &&
+         name.find('\0') == std::string_view::npos;
+}
+
+Result<void> link_or_copy(const std::string& from, const std::string& to, Overwrite overwrite) {
+  std::error_code ec;
+  if (overwrite == Overwrite::yes) std::filesystem::remove(to, ec);
+  if (::link(from.c_str(), to.c_str()) == 0) return {};
+  auto bytes = read_file(from);
+  if (!bytes) return bytes.error();
+  return write_file_atomic(to, *bytes, overwrite);
+}
+
+tensor::Tensor widen_to_float32(const tensor::Tensor& t) {
+  tensor::Tensor out;
+  out.dtype = DType::float32;
+  out.shape = t.shape;
+  out.requires_grad = t.requires_grad;
+  const std::size_t n = t.data.size() / itemsize(t.dtype);
+  out.data.resize(n * sizeof(float));
+  for (std::size_t i = 0; i < n; ++i) {
+    float f = 0.0f;
+    if (t.dtype == DType::bfloat16) {
+      std::uint16_t b;
+      std::memcpy(&b, t.data.data() + 2 * i, 2);
+      f = stats::bfloat16_to_float(b);
+    } else {
+      const auto b = static_cast<std::uint8_t>(t.data[i]);
+      f = t.dtype == DType::float8_e4m3fn ? stats::float8_e4m3fn_to_float(b) : stats::float8_e5m2_to_float(b);
+    }
+    std::memcpy(out.data.data() + 4 * i, &f, 4);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string LeafConverter::pointer(const Where& where) const {
+  std::string p = "/" + where.section;
+  for (const auto& part : where.path) {
+    p += '/';
+    for (char c : part) {  // JSON Pointer escaping
+      if (c == '~') p += "~0";
+      else if (c == '/') p += "~1";
+      else p += c;
+    }
+  }
+  return p;
+}
+
+// Messages that start with a pointer ("/source/file: ...") continue the leaf's pointer.
+static std::string join_pointer(const std::string& base, const std::string& message) {
+  return message.starts_with("/") ? base + message : base + ": " + message;
+}
+
+void LeafConverter::problem(Where& where, const std::string& message) {
+  where.problems.push_back(
+      Problem{Problem::Severity::error, m_ctx.input_file, where.line, where.entry, join_pointer(pointer(where), message)});
+}
+
+Error LeafConverter::fatal(const Where& where, const std::string& message) const {
+  return invalid_input(join_pointer(pointer(where), message));
+}
+
+Result<void> LeafConverter::convert_section(const std::string& entry, const std::string& section,
+                                            bool is_parameters_grad, Value& value, std::uint64_t line,
+                                            std::vector<Problem>& problems) {
+  std::vector<std::string> path;
+  Where where{entry, section, is_parameters_grad, path, line, problems};
+  return walk(value, where);
+}
+
+Result<void> LeafConverter::walk(Value& v, Where& where) {
+  switch (dump::classify_leaf(v)) {
+    case dump::LeafKind::container:
+      if (v.is_array()) {
+        auto& items = v.as_array();
+        for (std::size_t i = 0; i < items.size(); ++i) {
+          where.path.push_back(std::to_string(i));
+          auto r = walk(items[i], where);
+          where.path.pop_back();
+          if (!r) return r;
+        }
+      } else if (v.is_object()) {
+        // A P2POp ({"class_type": ..., "tensor": ...}) is one special value for msprobe: its
+        // tensor is saved under the P2POp's own path, without a ".tensor" component.
+        const bool p2pop = v.find("class_type") != nullptr;
+        for (auto& m : v.as_object()) {
+          const bool named = !(p2pop && m.key == "tensor");
+          if (named) where.path.push_back(m.key);
+          auto r = walk(m.value, where);
+          if (named) where.path.pop_back();
+          if (!r) return r;
+        }
+      }
+      return {};
+    case dump::LeafKind::tensor:
+    case dump::LeafKind::ndarray: {
+      auto out = convert_tensor(v, where, dump::classify_leaf(v) == dump::LeafKind::ndarray);
+      if (!out) return out.error();
+      v = std::move(*out);
+      return {};
+    }
+    case dump::LeafKind::value: return {};
+  }
+  return {};
+}
+
+Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool ndarray) {
+  const bool pytorch = m_ctx.framework == Framework::pytorch;
+  const Value* dtype_v = leaf.find("dtype");
+  const Value* shape_v = leaf.find("shape");
+
+  // 1. What the leaf says.
+  if (dtype_v == nullptr || !dtype_v->is_string()) return fatal(where, "/dtype: expected a dtype string");
+  const std::optional<DType> dtype = dtype_from_any_name(dtype_v->as_string());
+  const std::optional<tensor::Shape> shape = shape_from_value(shape_v);
+  if (!shape) return fatal(where, "/shape: expected a list of non-negative integers");
+  if (!dtype && !ndarray) return fatal(where, fmt::format("/dtype: unknown dtype \"{}\"", dtype_v->as_string()));
+  const Value* rg = leaf.find("requires_grad");
+  if (pytorch && !ndarray && (rg == nullptr || !rg->is_bool()))
+    return fatal(where, "/requires_grad: expected a boolean (PyTorch tensor leaves carry requires_grad)");
+
+  // 2. Its bytes and statistics.
+  std::optional<stats::LeafStats> st;
+  std::optional<TensorSource> src;
+  bool keep_input_stats = false;
+  if (dtype) {
+    auto located = locate_tensor_source(leaf, m_ctx.input_kind, m_ctx.source_dir);
+    if (!located) return fatal(where, located.error().message);
+    if (!located->has_value()) {
+      // No bytes: a meta/fake tensor in a capture, or an msprobe leaf without a file: empty
+      // tensors (whose statistics are known from the shape) or a statistics dump's leaf.
+      if (tensor::checked_numel(*shape).value_or(1) == 0)
+        st = stats::compute_leaf_stats(tensor::TensorView{*dtype, *shape, {}}, stats_options(*dtype));
+      else keep_input_stats = m_ctx.input_kind == InputKind::msprobe_dump;
+    } else {
+      src = std::move(**located);
+      auto opened = open_tensor_source(*src, *dtype, *shape);
+      if (!opened) return fatal(where, opened.error().message);
+      if (opened->problem) {
+        problem(where, opened->problem->message);
+        src.reset();
+      } else {
+        auto& ot = *opened->opened;
+        auto computed = ndarray ? compute_ndarray_stats(*ot.source, ot.info)
+                                : stats::compute_leaf_stats(*ot.source, ot.info, stats_options(*dtype), &m_buffer);
+        if (!computed) {
+          problem(where, computed.error().message);
+          src.reset();
+        } else {
+          st = std::move(*computed);
+          ++m_tensors;
+          m_bytes_read += ot.info.nbytes();
+          src->info = ot.info;
+        }
+      }
+    }
+  }
+
+  // 3. The leaf msprobe would write, keys in its order (dump-format.md §5.1, §5.2).
+  Value out = Value::object();
+  auto copy_key = [&](std::string_view k) {
+    if (const Value* v = leaf.find(k)) out.add(std::string(k), *v);
+  };
+  auto checksum = [&]() {
+    if (keep_input_stats) copy_key("md5");
+    else out.add("md5", st && st->md5 ? Value::from_scalar(*st->md5) : Value::null());
+  };
+  copy_key("type");
+  out.add("dtype", *dtype_v);
+  out.add("shape", *shape_v);
+  const bool xor_mode = m_ctx.summary_mode == SummaryMode::xor_checksum && !ndarray;
+  if (xor_mode) {
+    checksum();
+  } else {
+    for (auto key : dump::k_stat_keys) {
+      if (keep_input_stats) {
+        const Value* v = leaf.find(key);
+        out.add(std::string(key), v != nullptr ? *v : Value::null());
+      } else if (st) {
+        const Scalar& s = key == "Max" ? st->max : key == "Min" ? st->min : key == "Mean" ? st->mean : st->norm;
+        out.add(std::string(key), Value::from_scalar(s));
+      } else {
+        out.add(std::string(key), Value::null());
+      }
+    }
+  }
+  if (!pytorch) {
+    // MindSpore: layout / hsdp_shard_size right after Norm when truthy; an empty layout last.
+    const Value* layout = leaf.find("layout");
+    const bool empty_layout = layout != nullptr && layout->is_object() && layout->size() == 0;
+    if (layout != nullptr && !empty_layout) out.add("layout", *layout);
+    copy_key("hsdp_shard_size");
+    if (empty_layout) out.add("layout", *layout);
+  }
+  if (pytorch && !ndarray) {
+    out.add("requires_grad", *rg);
+    for (auto k : k_pytorch_extras) copy_key(k);
+  }
+  for (const auto& m : leaf.as_object())
+    if (!is_computed_key(m.key) && !is_extra_key(m.key)) out.add(m.key, m.value);
+
+  // 4. task tensor: the file and its data_name. PyTorch saves nothing for empty tensors (their
+  // storage pointer is 0); MindSpore's np.save path saves them too.
+  if (m_ctx.task == Task::tensor && src && st && (src->info.numel() > 0 || !pytorch)) {
+    const std::string data_name = dump::make_data_name(where.entry, where.section, where.path,
+                                                       where.is_parameters_grad, m_ctx.framework);
+    if (!safe_file_name(data_name))
+      return fatal(where, fmt::format("data_name \"{}\" would leave dump_tensor_data/", data_name));
+    auto written = write_tensor_file(*src, m_ctx.tensor_out + "/" + data_name);
+    if (!written) {
+      problem(where, written.error().message);
+    } else {
+      ++m_tensor_files;
+      out.add("data_name", Value::string(data_name));
+    }
+  }
+  if (m_ctx.summary_mode == SummaryMode::md5 && !ndarray) checksum();
+  return out;
+}
+
+}  // namespace msdump::convert
+
+namespace msdump::convert {
+
+stats::StatsOptions LeafConverter::stats_options(DType reported) const {
+  stats::StatsOptions o;
+  o.framework = m_ctx.framework;
+  o.profile = m_ctx.profile;
+  o.summary_mode = m_ctx.summary_mode;
+  o.precision = m_ctx.precision;
+  o.reported_dtype = reported;
+  o.threads = m_ctx.threads;
+  return o;
+}
+
+Result<void> LeafConverter::write_tensor_file(const TensorSource& src, const std::string& dest) {
+  const bool pytorch = m_ctx.framework == Framework::pytorch;
+  const auto want = pytorch ? tensor::TensorFormat::pt : tensor::TensorFormat::npy;
+  // msprobe's np.save path stores bfloat16 and float8 as float32 (tensor-formats.md §3.3).
+  const DType stored = src.info.dtype;
+  const bool widen = !pytorch && (stored == DType::bfloat16 || stored == DType::float8_e4m3fn ||
+                                  stored == DType::float8_e5m2);
+  if (src.info.format == want && !widen) return link_or_copy(src.path, dest, m_ctx.overwrite);
+
+  auto file = FileSource::open(src.path);
+  if (!file) return file.error();
+  auto t = tensor::load_tensor(**file, src.info);
+  if (!t) return t.error();
+  if (widen) *t = widen_to_float32(*t);
+  auto bytes = pytorch ? tensor::write_pt(t->view(), tensor::pt_archive_name(dest), false) : tensor::write_npy(t->view());
+  if (!bytes) return bytes.error().with_context(dest);
+  return write_file_atomic(dest, *bytes, m_ctx.overwrite);
+}
+
+}  // namespace msdump::convert

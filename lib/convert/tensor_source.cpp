@@ -1,0 +1,130 @@
+#include "convert/tensor_source.h"
+
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "tensor/raw_reader.h"
+#include "tensor/tensor_reader.h"
+
+namespace msdump::convert {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A relative path that stays below its base: no absolute path, no "..", no empty component.
+bool stays_inside(std::string_view rel) {
+  if (rel.empty() || rel.front() == '/') return false;
+  std::size_t start = 0;
+  while (start <= rel.size()) {
+    const auto end = std::min(rel.find('/', start), rel.size());
+    const auto part = rel.substr(start, end - start);
+    if (part.empty() || part == "..") return false;
+    start = end + 1;
+  }
+  return rel.find('\0') == std::string_view::npos;
+}
+
+// After symlinks are resolved, the file must still be inside `dir` (a link in
+// dump_tensor_data/ pointing elsewhere is refused).
+Result<void> check_resolved_inside(const std::string& path, const std::string& dir) {
+  std::error_code ec;
+  const auto real_dir = fs::canonical(dir, ec);
+  if (ec) return io_error(fmt::format("cannot resolve '{}': {}", dir, ec.message()));
+  const auto real = fs::canonical(path, ec);
+  if (ec) return io_error(fmt::format("cannot open '{}': {}", path, ec.message()));
+  const auto rel = real.lexically_relative(real_dir);
+  if (rel.empty() || *rel.begin() == "..")
+    return invalid_input(fmt::format("'{}' resolves to '{}', outside '{}'", path, real.string(), dir));
+  return {};
+}
+
+bool holds_16bit_or_fp8_as_float32(DType leaf, DType file) {
+  return file == DType::float32 && (leaf == DType::bfloat16 || leaf == DType::float8_e4m3fn ||
+                                    leaf == DType::float8_e5m2);
+}
+
+}  // namespace
+
+std::optional<tensor::Shape> shape_from_value(const pyjson::Value* shape) {
+  if (shape == nullptr || !shape->is_array()) return std::nullopt;
+  tensor::Shape out;
+  out.reserve(shape->size());
+  for (const auto& d : shape->as_array()) {
+    if (d.kind() != pyjson::Kind::integer || d.as_int() < 0) return std::nullopt;
+    out.push_back(d.as_int());
+  }
+  return out;
+}
+
+Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& leaf, InputKind kind,
+                                                         const std::string& dir) {
+  TensorSource src;
+  src.base = dir;
+  if (kind == InputKind::msprobe_dump) {
+    const auto* dn = leaf.find("data_name");
+    if (dn == nullptr) return std::optional<TensorSource>{};
+    if (!dn->is_string()) return invalid_input("/data_name: expected a string");
+    if (!stays_inside(dn->as_string()) || dn->as_string().find('/') != std::string::npos)
+      return invalid_input(fmt::format("/data_name: \"{}\" is not a file name inside dump_tensor_data/", dn->as_string()));
+    src.path = dir + "/" + dn->as_string();
+  } else {
+    const auto* s = leaf.find("source");
+    if (s == nullptr) return invalid_input("/source: missing (a capture's tensor leaf says where its bytes are)");
+    if (s->is_null()) return std::optional<TensorSource>{};
+    if (!s->is_object()) return invalid_input("/source: expected an object or null");
+    const auto* file = s->find("file");
+    if (file == nullptr || !file->is_string()) return invalid_input("/source/file: expected a string");
+    if (!stays_inside(file->as_string()))
+      return invalid_input(fmt::format("/source/file: \"{}\" must be a relative path inside the capture", file->as_string()));
+    if (const auto* off = s->find("offset")) {
+      if (off->kind() != pyjson::Kind::integer || off->as_int() < 0)
+        return invalid_input("/source/offset: expected a non-negative integer");
+      src.offset = static_cast<std::uint64_t>(off->as_int());
+    }
+    src.path = dir + "/" + file->as_string();
+    src.raw_allowed = true;
+  }
+  return std::optional<TensorSource>{std::move(src)};
+}
+
+Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape) {
+  OpenOutcome outcome;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(src.path, ec))) {
+    outcome.problem = io_error(fmt::format("tensor file '{}' is missing", src.path));
+    return outcome;
+  }
+  if (auto inside = check_resolved_inside(src.path, src.base); !inside) {
+    if (inside.error().code != ErrorCode::invalid_input) {
+      outcome.problem = inside.error();  // a dangling link, an unreadable directory
+      return outcome;
+    }
+    return inside.error();
+  }
+  auto file = FileSource::open(src.path);
+  if (!file) {
+    outcome.problem = file.error();
+    return outcome;
+  }
+  OpenedTensor out;
+  out.source = std::move(*file);
+  // Files without a known magic are raw element bytes described by the leaf (captures only).
+  const bool known = !src.raw_allowed || tensor::detect_tensor_format(*out.source).ok();
+  auto info = known ? tensor::read_tensor_info(*out.source, tensor::ReadOptions{leaf_dtype})
+                    : tensor::raw_tensor_info(*out.source, tensor::RawSpec{leaf_dtype, leaf_shape, src.offset, false});
+  if (!info) {
+    outcome.problem = info.error();
+    return outcome;
+  }
+  out.info = std::move(*info);
+  if (out.info.shape != leaf_shape)
+    return invalid_input(fmt::format("'{}': file holds shape {}, the leaf says {}", src.path,
+                                     tensor::format_shape(out.info.shape), tensor::format_shape(leaf_shape)));
+  if (out.info.dtype != leaf_dtype && !holds_16bit_or_fp8_as_float32(leaf_dtype, out.info.dtype))
+    return invalid_input(fmt::format("'{}': file holds {}, the leaf says {}", src.path, dtype_name(out.info.dtype),
+                                     dtype_name(leaf_dtype)));
+  outcome.opened = std::move(out);
+  return outcome;
+}
+
+}  // namespace msdump::convert

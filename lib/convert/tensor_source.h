@@ -1,0 +1,55 @@
+#pragma once
+// Where a leaf's tensor bytes are: a capture leaf's "source" (docs/trace-format.md) or an
+// msprobe dump leaf's "data_name" in dump_tensor_data/. Paths never leave the input directory.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/byte_source.h"
+#include "core/result.h"
+#include "pyjson/json_value.h"
+#include "tensor/tensor.h"
+
+namespace msdump::convert {
+
+// What kind of input the leaves come from.
+enum class InputKind { capture, msprobe_dump };
+
+struct TensorSource {
+  std::string path;            // the file
+  std::string base;            // the directory it must stay inside (after resolving links)
+  bool raw_allowed = false;    // captures: a file without .pt/.npy magic holds raw elements
+  std::uint64_t offset = 0;    // raw blobs: byte offset of the tensor
+  tensor::TensorInfo info;     // filled once opened
+};
+
+// A leaf's "shape" as a Shape, or nullopt when it is not a list of non-negative integers.
+std::optional<tensor::Shape> shape_from_value(const pyjson::Value* shape);
+
+// The source of `leaf`, or nullopt when the leaf has no bytes ("source": null; an msprobe leaf
+// without data_name). Fails on a malformed source or a path that leaves `dir`.
+Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& leaf, InputKind kind,
+                                                         const std::string& dir);
+
+struct OpenedTensor {
+  std::unique_ptr<FileSource> source;
+  tensor::TensorInfo info;
+};
+
+// What opening a source gave: the tensor, or a problem that spoils only this leaf (a missing,
+// unreadable or corrupt file: the entry is still written, with null statistics).
+struct OpenOutcome {
+  std::optional<OpenedTensor> opened;
+  std::optional<Error> problem;
+};
+
+// Opens the file and reads its tensor header (.pt, .npy, else — captures only — raw bytes with
+// the leaf's dtype and shape at `offset`). The Result fails (the input is invalid) when the
+// path resolves outside its base directory, or when the file's shape differs from the leaf's
+// or its dtype is neither the leaf's nor float32 holding a bfloat16 / float8 leaf (msprobe's
+// np.save path stores those as float32). Messages name the file and the disagreement.
+Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape);
+
+}  // namespace msdump::convert

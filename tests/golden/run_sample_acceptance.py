@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Issue 3's acceptance checks against real msprobe output (../shared/samples/msprobe-current):
+
+  * converting cnn_L0_tensor_all, cnn_L1_tensor_all, cnn_mix_tensor_forward with no options
+    reproduces each step's dump.json (Mean/Norm within tolerance), stack.json and construct.json;
+  * --task statistics: cnn_L1_tensor_all -> cnn_L1_statistics_all and
+    cnn_mix_tensor_forward -> cnn_mix_statistics_forward;
+  * --level L0 --task statistics: cnn_mix_tensor_forward -> exactly the Module entries of
+    cnn_mix_statistics_forward, in order.
+Usage: run_sample_acceptance.py MSDUMP SAMPLES_DIR. Skips (exit 0, says so) without samples.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import compare_dumps  # noqa: E402
+
+
+def same_bytes(a, b):
+    return open(a, "rb").read() == open(b, "rb").read()
+
+
+def main():
+    msdump, samples = os.path.abspath(sys.argv[1]), os.path.join(sys.argv[2], "msprobe-current")
+    if not os.path.isdir(samples):
+        print(f"samples not found at {samples}: skipped")
+        print("sample acceptance: 0 passed, 0 failed")
+        return 0
+    passed = failed = 0
+
+    def check(name, ok, detail=""):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL {name} {detail}")
+
+    def dumps_equivalent(expected, actual):
+        tokens_a, tokens_b = compare_dumps.TOKEN.findall(open(expected, "rb").read()), None
+        a, b = open(expected, "rb").read(), open(actual, "rb").read()
+        if compare_dumps.TOKEN.sub(b'"\\1": X', a) != compare_dumps.TOKEN.sub(b'"\\1": X', b):
+            return False
+        tokens_b = compare_dumps.TOKEN.findall(b)
+        return all(x == y or compare_dumps.close(k, x, y) for (k, x), (_, y) in zip(tokens_a, tokens_b))
+
+    with tempfile.TemporaryDirectory(prefix="msdump-accept-") as work:
+        def convert(case, out, *args):
+            p = subprocess.run([msdump, "convert", os.path.join(samples, case), "-o", os.path.join(work, out), "--quiet",
+                                *args], capture_output=True, text=True)
+            check(f"convert {case} {' '.join(args)}", p.returncode == 0, p.stderr)
+
+        for case in ("cnn_L0_tensor_all", "cnn_L1_tensor_all", "cnn_mix_tensor_forward"):
+            convert(case, case)
+            for step in ("step0", "step1"):
+                exp, act = os.path.join(samples, case, step, "rank0"), os.path.join(work, case, step, "rank0")
+                check(f"{case}/{step} dump.json", dumps_equivalent(f"{exp}/dump.json", f"{act}/dump.json"))
+                for f in ("stack.json", "construct.json"):
+                    check(f"{case}/{step} {f}", same_bytes(f"{exp}/{f}", f"{act}/{f}"))
+        for src, golden in (("cnn_L1_tensor_all", "cnn_L1_statistics_all"),
+                            ("cnn_mix_tensor_forward", "cnn_mix_statistics_forward")):
+            convert(src, src + "-stat", "--task", "statistics")
+            for step in ("step0", "step1"):
+                exp, act = os.path.join(samples, golden, step, "rank0"), os.path.join(work, src + "-stat", step, "rank0")
+                check(f"{src} --task statistics/{step}", dumps_equivalent(f"{exp}/dump.json", f"{act}/dump.json"))
+        convert("cnn_mix_tensor_forward", "l0", "--level", "L0", "--task", "statistics")
+        for step in ("step0", "step1"):
+            exp = json.load(open(os.path.join(samples, "cnn_mix_statistics_forward", step, "rank0", "dump.json")))
+            act = json.load(open(os.path.join(work, "l0", step, "rank0", "dump.json")))
+            modules = [(k, v) for k, v in exp["data"].items() if k.startswith("Module.")]
+
+            def strip(o):
+                if isinstance(o, dict):
+                    return {k: strip(v) for k, v in o.items() if k not in ("Mean", "Norm")}
+                return [strip(x) for x in o] if isinstance(o, list) else o
+            check(f"--level L0 {step}", [k for k, _ in modules] == list(act["data"]) and act["level"] == "L0"
+                  and strip(dict(modules)) == strip(act["data"]))
+    print(f"sample acceptance: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
