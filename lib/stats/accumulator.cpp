@@ -111,7 +111,8 @@ void Accumulator::consume(const std::byte* p, std::size_t n) {
 }
 
 void Accumulator::run_groups(const std::byte* p, std::uint64_t groups) {
-  const detail::KernelState st{m_lane_sum.data(), m_lane_sq.data(), m_lane_abs.data(), &m_max_key, &m_min_key};
+  const detail::KernelState st{m_lane_sum.data(), m_lane_sq.data(), m_lane_abs.data(), m_lane_abs_float.data(),
+                                 &m_max_key, &m_min_key};
   while (groups > 0) {
     const std::uint64_t room = (k_block_elements - m_in_block) / k_group_elements;
     const std::uint64_t now = std::min(groups, room);
@@ -132,7 +133,8 @@ void Accumulator::run_groups(const std::byte* p, std::uint64_t groups) {
 void Accumulator::finish_partial() {
   const std::size_t elements = m_stage_len / m_itemsize;
   if (elements > 0) {
-    const detail::KernelState st{m_lane_sum.data(), m_lane_sq.data(), m_lane_abs.data(), &m_max_key, &m_min_key};
+    const detail::KernelState st{m_lane_sum.data(), m_lane_sq.data(), m_lane_abs.data(), m_lane_abs_float.data(),
+                                 &m_max_key, &m_min_key};
     detail::scalar_elements(m_dtype, m_options.float32_elements, m_stage.data(), elements, st);
     m_count += elements;
     m_in_block += elements;
@@ -151,12 +153,14 @@ void Accumulator::flush_block() {
     sq += m_lane_sq[k];
     abs += m_lane_abs[k];
   }
+  for (std::size_t k = 0; k < detail::k_lanes; ++k) abs += m_lane_abs_float[k];
   m_sum.add(sum);
   m_sum_sq.add(sq);
   m_sum_abs.add(abs);
   m_lane_sum.fill(0.0);
   m_lane_sq.fill(0.0);
   m_lane_abs.fill(0.0);
+  m_lane_abs_float.fill(0.0f);
   m_in_block = 0;
 }
 
@@ -181,6 +185,7 @@ Result<void> Accumulator::merge(const Accumulator& next) {
     m_lane_sum = next.m_lane_sum;
     m_lane_sq = next.m_lane_sq;
     m_lane_abs = next.m_lane_abs;
+    m_lane_abs_float = next.m_lane_abs_float;
     m_in_block = next.m_in_block;
     m_stage = next.m_stage;
     m_stage_len = next.m_stage_len;

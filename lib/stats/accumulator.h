@@ -45,6 +45,8 @@ struct Moments {
   // Sums over the element values (|z| for complex, float32(x) when float32_elements), each the
   // correctly rounded double of the exact sum of per-block double partials. IEEE rules for
   // non-finite elements: a NaN makes all three NaN, +inf and -inf together make sum NaN.
+  // sum_abs only feeds tolerances: the float16/bfloat16/float32 kernels sum |x| in float lanes
+  // within a block (relative error below 1e-4; sum and sum_sq are always double).
   double sum = 0.0;
   double sum_sq = 0.0;
   double sum_abs = 0.0;
@@ -106,6 +108,7 @@ class Accumulator {
   alignas(64) std::array<double, 32> m_lane_sum{};
   alignas(64) std::array<double, 32> m_lane_sq{};
   alignas(64) std::array<double, 32> m_lane_abs{};
+  alignas(64) std::array<float, 32> m_lane_abs_float{};
   ExactSum m_sum;
   ExactSum m_sum_sq;
   ExactSum m_sum_abs;

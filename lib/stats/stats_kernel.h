@@ -21,6 +21,7 @@ struct KernelState {
   double* sum;
   double* sum_sq;
   double* sum_abs;
+  float* sum_abs_float;  // k_lanes float partials of |x| (16/32-bit float kernels)
   std::int64_t* max_key;
   std::int64_t* min_key;
 };

@@ -7,9 +7,10 @@
 #include "stats/stats_kernel.h"
 
 // GCC 12's avx512fintrin.h initialises "undefined" registers with themselves (`__Y = __Y`),
-// which -Wmaybe-uninitialized reports at every inlined use (GCC bug 105593).
+// which -W(maybe-)uninitialized reports at every inlined use (GCC bug 105593).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 
 #include <xsimd/xsimd.hpp>
@@ -55,24 +56,38 @@ constexpr std::size_t size_of(DType d) {
 }
 
 // Element j of a group goes to lane j % k_lanes; with D a template argument the element
-// decoding inlines to straight-line code the compiler can vectorise.
+// decoding inlines to straight-line code the compiler can vectorise. The lanes live in local
+// arrays (not behind the state's pointers) so the compiler knows they do not alias.
 template <DType D>
 void lanes_loop(bool float32_elements, const std::byte* p, std::size_t groups, const KernelState& st) {
   constexpr std::size_t isz = size_of(D);
-  std::int64_t kmax = *st.max_key, kmin = *st.min_key;
-  for (std::size_t g = 0; g < groups; ++g) {
-    for (std::size_t j = 0; j < k_group; ++j) {
-      const auto e = element_value(D, p + (g * k_group + j) * isz, float32_elements);
-      const std::size_t lane = j % k_lanes;
-      st.sum[lane] += e.value;
-      st.sum_sq[lane] = std::fma(e.value, e.value, st.sum_sq[lane]);
-      st.sum_abs[lane] += std::fabs(e.value);
-      kmax = std::max(kmax, e.key);
-      kmin = std::min(kmin, e.key);
+  alignas(64) double sum[k_lanes], sq[k_lanes], abs[k_lanes];
+  std::int64_t kmax[k_lanes], kmin[k_lanes];
+  for (std::size_t l = 0; l < k_lanes; ++l) {
+    sum[l] = st.sum[l];
+    sq[l] = st.sum_sq[l];
+    abs[l] = st.sum_abs[l];
+    kmax[l] = *st.max_key;
+    kmin[l] = *st.min_key;
+  }
+  for (std::size_t g = 0; g < groups * (k_group / k_lanes); ++g) {
+    const std::byte* q = p + g * k_lanes * isz;
+    for (std::size_t l = 0; l < k_lanes; ++l) {
+      const auto e = element_value(D, q + l * isz, float32_elements);
+      sum[l] += e.value;
+      sq[l] = std::fma(e.value, e.value, sq[l]);
+      abs[l] += std::fabs(e.value);
+      kmax[l] = std::max(kmax[l], e.key);
+      kmin[l] = std::min(kmin[l], e.key);
     }
   }
-  *st.max_key = kmax;
-  *st.min_key = kmin;
+  for (std::size_t l = 0; l < k_lanes; ++l) {
+    st.sum[l] = sum[l];
+    st.sum_sq[l] = sq[l];
+    st.sum_abs[l] = abs[l];
+    *st.max_key = std::max(*st.max_key, kmax[l]);
+    *st.min_key = std::min(*st.min_key, kmin[l]);
+  }
 }
 
 #ifdef MSDUMP_STATS_X86_KERNELS
@@ -110,71 +125,6 @@ inline DoubleBatch widen_hi(FloatBatch x) {
 #endif
 }
 
-// The three sums in 4 registers each (4 independent add chains hide the add latency).
-class Sums {
- public:
-  explicit Sums(const KernelState& st) : m_st(st) {
-    for (std::size_t k = 0; k < 4; ++k) {
-      m_sum[k] = DoubleBatch::load_unaligned(st.sum + k * k_doubles);
-      m_sq[k] = DoubleBatch::load_unaligned(st.sum_sq + k * k_doubles);
-      m_abs[k] = DoubleBatch::load_unaligned(st.sum_abs + k * k_doubles);
-    }
-  }
-  ~Sums() {
-    for (std::size_t k = 0; k < 4; ++k) {
-      m_sum[k].store_unaligned(m_st.sum + k * k_doubles);
-      m_sq[k].store_unaligned(m_st.sum_sq + k * k_doubles);
-      m_abs[k].store_unaligned(m_st.sum_abs + k * k_doubles);
-    }
-  }
-  Sums(const Sums&) = delete;
-  Sums& operator=(const Sums&) = delete;
-
-  void add(std::size_t k, DoubleBatch d) {
-    m_sum[k] += d;
-    m_sq[k] = xsimd::fma(d, d, m_sq[k]);
-    m_abs[k] += xsimd::abs(d);
-  }
-  void add_floats(FloatBatch lo_pair, FloatBatch hi_pair) {
-    add(0, widen_lo(lo_pair));
-    add(1, widen_hi(lo_pair));
-    add(2, widen_lo(hi_pair));
-    add(3, widen_hi(hi_pair));
-  }
-
- private:
-  const KernelState& m_st;
-  DoubleBatch m_sum[4], m_sq[4], m_abs[4];
-};
-
-// Running max/min of keys in a register of T lanes, folded into the int64 keys at the end.
-template <typename T>
-class Extremes {
- public:
-  using Batch = xsimd::batch<T>;
-  explicit Extremes(const KernelState& st)
-      : m_st(st), m_max(std::numeric_limits<T>::min()), m_min(std::numeric_limits<T>::max()) {}
-  ~Extremes() {
-    alignas(64) std::array<T, Batch::size> hi{}, lo{};
-    m_max.store_aligned(hi.data());
-    m_min.store_aligned(lo.data());
-    for (std::size_t k = 0; k < Batch::size; ++k) {
-      *m_st.max_key = std::max<std::int64_t>(*m_st.max_key, hi[k]);
-      *m_st.min_key = std::min<std::int64_t>(*m_st.min_key, lo[k]);
-    }
-  }
-  Extremes(const Extremes&) = delete;
-  Extremes& operator=(const Extremes&) = delete;
-  void add(Batch key) {
-    m_max = xsimd::max(m_max, key);
-    m_min = xsimd::min(m_min, key);
-  }
-
- private:
-  const KernelState& m_st;
-  Batch m_max, m_min;
-};
-
 // stats_element.h's float_key on whole registers.
 inline Int16Batch keys16(Int16Batch b) { return b ^ ((b >> 15) & Int16Batch(0x7fff)); }
 inline Int32Batch keys32(Int32Batch b) { return b ^ ((b >> 31) & Int32Batch(0x7fffffff)); }
@@ -182,37 +132,48 @@ inline Int64Batch keys64(Int64Batch b) {
   return b ^ ((b >> 63) & Int64Batch(std::numeric_limits<std::int64_t>::max()));
 }
 
-void float32_groups(const std::byte* p, std::size_t groups, const KernelState& st) {
-  const auto* f = reinterpret_cast<const float*>(p);
-  Sums sums(st);
-  Extremes<std::int32_t> ext(st);
-  const std::size_t n = groups * k_group;
-  for (std::size_t i = 0; i < n; i += k_step) {
-    const auto x0 = FloatBatch::load_unaligned(f + i);
-    const auto x1 = FloatBatch::load_unaligned(f + i + k_floats);
+// Per-dtype step: from the k_step elements at element index i, the max/min keys of the step
+// (in Key-sized lanes), the four double registers of values and, for the 16/32-bit formats,
+// |x| summed pairwise in float (sum |x| only feeds tolerances, so float lanes are precise
+// enough and save a quarter of the arithmetic).
+struct Float32Step {
+  using Key = std::int32_t;
+  static constexpr bool k_float_abs = true;
+  static void load(const std::byte* p, std::size_t i, xsimd::batch<Key>& hi, xsimd::batch<Key>& lo,
+                   DoubleBatch (&d)[4], FloatBatch& abs) {
+    const auto* f = reinterpret_cast<const float*>(p) + i;
+    const auto x0 = FloatBatch::load_unaligned(f);
+    const auto x1 = FloatBatch::load_unaligned(f + k_floats);
     const auto k0 = keys32(xsimd::bitwise_cast<Int32Batch>(x0));
     const auto k1 = keys32(xsimd::bitwise_cast<Int32Batch>(x1));
-    ext.add(xsimd::max(k0, k1));  // max(max(a, b)) and min(min(a, b)) equal max/min over both
-    ext.add(xsimd::min(k0, k1));
-    sums.add_floats(x0, x1);
+    hi = xsimd::max(k0, k1);
+    lo = xsimd::min(k0, k1);
+    d[0] = widen_lo(x0);
+    d[1] = widen_hi(x0);
+    d[2] = widen_lo(x1);
+    d[3] = widen_hi(x1);
+    abs = xsimd::abs(x0) + xsimd::abs(x1);
   }
-}
+};
 
-void bfloat16_groups(const std::byte* p, std::size_t groups, const KernelState& st) {
-  const auto* w = reinterpret_cast<const std::int32_t*>(p);
-  Sums sums(st);
-  Extremes<std::int16_t> ext(st);
-  const std::size_t n = groups * k_group;
-  const Int32Batch high_half(static_cast<std::int32_t>(0xffff0000u));
-  for (std::size_t i = 0; i < n; i += k_step) {
-    // one register holds k_step bf16 values; widening is a shift (even) or a mask (odd)
-    const auto words = Int32Batch::load_unaligned(w + i / 2);
-    ext.add(keys16(xsimd::bitwise_cast<Int16Batch>(words)));
+struct BFloat16Step {
+  using Key = std::int16_t;
+  static constexpr bool k_float_abs = true;
+  static void load(const std::byte* p, std::size_t i, xsimd::batch<Key>& hi, xsimd::batch<Key>& lo,
+                   DoubleBatch (&d)[4], FloatBatch& abs) {
+    // one register holds k_step bf16 values; widening to float is a shift (even elements) or
+    // a mask (odd elements)
+    const auto words = Int32Batch::load_unaligned(reinterpret_cast<const std::int32_t*>(p) + i / 2);
+    hi = lo = keys16(xsimd::bitwise_cast<Int16Batch>(words));
     const auto even = xsimd::bitwise_cast<FloatBatch>(words << 16);
-    const auto odd = xsimd::bitwise_cast<FloatBatch>(words & high_half);
-    sums.add_floats(even, odd);
+    const auto odd = xsimd::bitwise_cast<FloatBatch>(words & Int32Batch(static_cast<std::int32_t>(0xffff0000u)));
+    d[0] = widen_lo(even);
+    d[1] = widen_hi(even);
+    d[2] = widen_lo(odd);
+    d[3] = widen_hi(odd);
+    abs = xsimd::abs(even) + xsimd::abs(odd);
   }
-}
+};
 
 #if defined(__F16C__) && (XSIMD_WITH_AVX512F || XSIMD_WITH_AVX)
 #define MSDUMP_STATS_F16C 1
@@ -224,39 +185,102 @@ inline FloatBatch half_batch_to_float(const std::byte* p) {
 #endif
 }
 
-void float16_groups(const std::byte* p, std::size_t groups, const KernelState& st) {
-  const auto* h = reinterpret_cast<const std::int16_t*>(p);
-  Sums sums(st);
-  Extremes<std::int16_t> ext(st);
-  const std::size_t n = groups * k_group;
-  for (std::size_t i = 0; i < n; i += k_step) {
-    ext.add(keys16(Int16Batch::load_unaligned(h + i)));
-    sums.add_floats(half_batch_to_float(p + 2 * i), half_batch_to_float(p + 2 * (i + k_floats)));
+struct Float16Step {
+  using Key = std::int16_t;
+  static constexpr bool k_float_abs = true;
+  static void load(const std::byte* p, std::size_t i, xsimd::batch<Key>& hi, xsimd::batch<Key>& lo,
+                   DoubleBatch (&d)[4], FloatBatch& abs) {
+    hi = lo = keys16(Int16Batch::load_unaligned(reinterpret_cast<const std::int16_t*>(p) + i));
+    const auto x0 = half_batch_to_float(p + 2 * i);
+    const auto x1 = half_batch_to_float(p + 2 * (i + k_floats));
+    d[0] = widen_lo(x0);
+    d[1] = widen_hi(x0);
+    d[2] = widen_lo(x1);
+    d[3] = widen_hi(x1);
+    abs = xsimd::abs(x0) + xsimd::abs(x1);
   }
-}
+};
 #endif
 
-void float64_groups(const std::byte* p, std::size_t groups, const KernelState& st) {
-  const auto* d = reinterpret_cast<const double*>(p);
-  Sums sums(st);
-  Extremes<std::int64_t> ext(st);
+struct Float64Step {
+  using Key = std::int64_t;
+  static constexpr bool k_float_abs = false;
+  static void load(const std::byte* p, std::size_t i, xsimd::batch<Key>& hi, xsimd::batch<Key>& lo,
+                   DoubleBatch (&d)[4], FloatBatch& /*abs: summed in double*/) {
+    const auto* f = reinterpret_cast<const double*>(p) + i;
+    Int64Batch k[4];
+    for (std::size_t j = 0; j < 4; ++j) {
+      d[j] = DoubleBatch::load_unaligned(f + j * k_doubles);
+      k[j] = keys64(xsimd::bitwise_cast<Int64Batch>(d[j]));
+    }
+    hi = xsimd::max(xsimd::max(k[0], k[1]), xsimd::max(k[2], k[3]));
+    lo = xsimd::min(xsimd::min(k[0], k[1]), xsimd::min(k[2], k[3]));
+  }
+};
+
+// The fused loop. Every accumulator is a named local so the compiler keeps all of them in
+// registers (arrays of registers behind an object were spilled to the stack, halving speed).
+template <typename Step>
+void step_groups(const std::byte* p, std::size_t groups, const KernelState& st) {
+  using Key = typename Step::Key;
+  using KeyBatch = xsimd::batch<Key>;
+  DoubleBatch s0 = DoubleBatch::load_unaligned(st.sum), s1 = DoubleBatch::load_unaligned(st.sum + k_doubles),
+              s2 = DoubleBatch::load_unaligned(st.sum + 2 * k_doubles),
+              s3 = DoubleBatch::load_unaligned(st.sum + 3 * k_doubles);
+  DoubleBatch q0 = DoubleBatch::load_unaligned(st.sum_sq), q1 = DoubleBatch::load_unaligned(st.sum_sq + k_doubles),
+              q2 = DoubleBatch::load_unaligned(st.sum_sq + 2 * k_doubles),
+              q3 = DoubleBatch::load_unaligned(st.sum_sq + 3 * k_doubles);
+  DoubleBatch a0 = DoubleBatch::load_unaligned(st.sum_abs), a1 = DoubleBatch::load_unaligned(st.sum_abs + k_doubles),
+              a2 = DoubleBatch::load_unaligned(st.sum_abs + 2 * k_doubles),
+              a3 = DoubleBatch::load_unaligned(st.sum_abs + 3 * k_doubles);
+  KeyBatch kmax(std::numeric_limits<Key>::min()), kmin(std::numeric_limits<Key>::max());
+  // |x| in float lanes, kept across calls until the block is flushed (results must not depend
+  // on where calls start); one chain suffices, a step takes more than the add latency
+  FloatBatch fabs_sum = FloatBatch::load_unaligned(st.sum_abs_float);
   const std::size_t n = groups * k_group;
   for (std::size_t i = 0; i < n; i += k_step) {
-    DoubleBatch x[4];
-    for (std::size_t k = 0; k < 4; ++k) {
-      x[k] = DoubleBatch::load_unaligned(d + i + k * k_doubles);
-      sums.add(k, x[k]);
+    KeyBatch hi, lo;
+    DoubleBatch d[4];
+    FloatBatch abs_pair;
+    Step::load(p, i, hi, lo, d, abs_pair);
+    kmax = xsimd::max(kmax, hi);
+    kmin = xsimd::min(kmin, lo);
+    s0 += d[0];
+    s1 += d[1];
+    s2 += d[2];
+    s3 += d[3];
+    q0 = xsimd::fma(d[0], d[0], q0);
+    q1 = xsimd::fma(d[1], d[1], q1);
+    q2 = xsimd::fma(d[2], d[2], q2);
+    q3 = xsimd::fma(d[3], d[3], q3);
+    if constexpr (Step::k_float_abs) {
+      fabs_sum += abs_pair;
+    } else {
+      a0 += xsimd::abs(d[0]);
+      a1 += xsimd::abs(d[1]);
+      a2 += xsimd::abs(d[2]);
+      a3 += xsimd::abs(d[3]);
     }
-    const auto k01 = xsimd::max(keys64(xsimd::bitwise_cast<Int64Batch>(x[0])),
-                                keys64(xsimd::bitwise_cast<Int64Batch>(x[1])));
-    const auto k23 = xsimd::max(keys64(xsimd::bitwise_cast<Int64Batch>(x[2])),
-                                keys64(xsimd::bitwise_cast<Int64Batch>(x[3])));
-    const auto m01 = xsimd::min(keys64(xsimd::bitwise_cast<Int64Batch>(x[0])),
-                                keys64(xsimd::bitwise_cast<Int64Batch>(x[1])));
-    const auto m23 = xsimd::min(keys64(xsimd::bitwise_cast<Int64Batch>(x[2])),
-                                keys64(xsimd::bitwise_cast<Int64Batch>(x[3])));
-    ext.add(xsimd::max(k01, k23));
-    ext.add(xsimd::min(m01, m23));
+  }
+  fabs_sum.store_unaligned(st.sum_abs_float);
+  s0.store_unaligned(st.sum);
+  s1.store_unaligned(st.sum + k_doubles);
+  s2.store_unaligned(st.sum + 2 * k_doubles);
+  s3.store_unaligned(st.sum + 3 * k_doubles);
+  q0.store_unaligned(st.sum_sq);
+  q1.store_unaligned(st.sum_sq + k_doubles);
+  q2.store_unaligned(st.sum_sq + 2 * k_doubles);
+  q3.store_unaligned(st.sum_sq + 3 * k_doubles);
+  a0.store_unaligned(st.sum_abs);
+  a1.store_unaligned(st.sum_abs + k_doubles);
+  a2.store_unaligned(st.sum_abs + 2 * k_doubles);
+  a3.store_unaligned(st.sum_abs + 3 * k_doubles);
+  alignas(64) std::array<Key, KeyBatch::size> hi_keys{}, lo_keys{};
+  kmax.store_aligned(hi_keys.data());
+  kmin.store_aligned(lo_keys.data());
+  for (std::size_t k = 0; k < KeyBatch::size; ++k) {
+    *st.max_key = std::max<std::int64_t>(*st.max_key, hi_keys[k]);
+    *st.min_key = std::min<std::int64_t>(*st.min_key, lo_keys[k]);
   }
 }
 
@@ -268,16 +292,16 @@ void simd_groups(DType dtype, bool float32_elements, const std::byte* p, std::si
   if (groups == 0) return;
   switch (dtype) {
 #ifdef MSDUMP_STATS_X86_KERNELS
-    case DType::float32: return float32_groups(p, groups, st);
-    case DType::bfloat16: return bfloat16_groups(p, groups, st);
+    case DType::float32: return step_groups<Float32Step>(p, groups, st);
+    case DType::bfloat16: return step_groups<BFloat16Step>(p, groups, st);
 #ifdef MSDUMP_STATS_F16C
-    case DType::float16: return float16_groups(p, groups, st);
+    case DType::float16: return step_groups<Float16Step>(p, groups, st);
 #else
     case DType::float16: return lanes_loop<DType::float16>(float32_elements, p, groups, st);
 #endif
     case DType::float64:
       if (float32_elements) return lanes_loop<DType::float64>(true, p, groups, st);
-      return float64_groups(p, groups, st);
+      return step_groups<Float64Step>(p, groups, st);
 #else
     case DType::float32: return lanes_loop<DType::float32>(float32_elements, p, groups, st);
     case DType::bfloat16: return lanes_loop<DType::bfloat16>(float32_elements, p, groups, st);
