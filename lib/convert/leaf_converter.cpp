@@ -10,6 +10,7 @@
 #include "convert/ndarray_stats.h"
 #include "convert/tensor_source.h"
 #include "dump/data_name.h"
+#include "dump/leaf_walk.h"
 #include "dump/tensor_leaf.h"
 #include "stats/float_convert.h"
 #include "stats/leaf_stats.h"
@@ -79,16 +80,7 @@ tensor::Tensor widen_to_float32(const tensor::Tensor& t) {
 }  // namespace
 
 std::string LeafConverter::pointer(const Where& where) const {
-  std::string p = "/" + where.section;
-  for (const auto& part : where.path) {
-    p += '/';
-    for (char c : part) {  // JSON Pointer escaping
-      if (c == '~') p += "~0";
-      else if (c == '/') p += "~1";
-      else p += c;
-    }
-  }
-  return p;
+  return dump::leaf_pointer("", where.section, where.path);
 }
 
 // Messages that start with a pointer ("/source/file: ...") continue the leaf's pointer.
@@ -114,39 +106,13 @@ Result<void> LeafConverter::convert_section(const std::string& entry, const std:
 }
 
 Result<void> LeafConverter::walk(Value& v, Where& where) {
-  switch (dump::classify_leaf(v)) {
-    case dump::LeafKind::container:
-      if (v.is_array()) {
-        auto& items = v.as_array();
-        for (std::size_t i = 0; i < items.size(); ++i) {
-          where.path.push_back(std::to_string(i));
-          auto r = walk(items[i], where);
-          where.path.pop_back();
-          if (!r) return r;
-        }
-      } else if (v.is_object()) {
-        // A P2POp ({"class_type": ..., "tensor": ...}) is one special value for msprobe: its
-        // tensor is saved under the P2POp's own path, without a ".tensor" component.
-        const bool p2pop = v.find("class_type") != nullptr;
-        for (auto& m : v.as_object()) {
-          const bool named = !(p2pop && m.key == "tensor");
-          if (named) where.path.push_back(m.key);
-          auto r = walk(m.value, where);
-          if (named) where.path.pop_back();
-          if (!r) return r;
-        }
-      }
-      return {};
-    case dump::LeafKind::tensor:
-    case dump::LeafKind::ndarray: {
-      auto out = convert_tensor(v, where, dump::classify_leaf(v) == dump::LeafKind::ndarray);
-      if (!out) return out.error();
-      v = std::move(*out);
-      return {};
-    }
-    case dump::LeafKind::value: return {};
-  }
-  return {};
+  return dump::walk_leaves(v, where.path, [&](Value& leaf, dump::LeafKind kind, const std::vector<std::string>&) -> Result<void> {
+    if (kind == dump::LeafKind::value) return {};
+    auto out = convert_tensor(leaf, where, kind == dump::LeafKind::ndarray);
+    if (!out) return out.error();
+    leaf = std::move(*out);
+    return {};
+  });
 }
 
 Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool ndarray) {

@@ -2,6 +2,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/dump/entry_name.cpp
   lib/dump/data_name.cpp
   lib/dump/tensor_leaf.cpp
+  lib/dump/leaf_walk.cpp
   lib/dump/stack_model.cpp
   lib/dump/construct_model.cpp
   lib/dump/dump_writer.cpp)

@@ -33,3 +33,4 @@ LeafKind classify_leaf(const pyjson::Value& v) {
 }
 
 }  // namespace msdump::dump
+
