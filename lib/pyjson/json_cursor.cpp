@@ -1,5 +1,6 @@
 #include "pyjson/json_cursor.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cctype>
@@ -51,6 +52,24 @@ unsigned first_flagged(std::uint64_t mask) {
     return static_cast<unsigned>(std::countr_zero(mask)) / 8;
   } else {
     return static_cast<unsigned>(std::countl_zero(mask)) / 8;
+  }
+}
+
+// If the 8 bytes at p are all ASCII digits, adds their value to `acc` (acc * 10^8 + value) and
+// returns true. Little-endian only (the byte order of the arithmetic below).
+bool eight_digits(const char* p, std::uint64_t& acc) {
+  if constexpr (std::endian::native != std::endian::little) {
+    return false;
+  } else {
+    std::uint64_t w = load8(p);
+    if ((((w & 0xF0F0F0F0F0F0F0F0ull) | (((w + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4))) !=
+        0x3333333333333333ull) {
+      return false;
+    }
+    w = ((w & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
+    w = ((w & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
+    acc = acc * 100000000 + (((w & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32);
+    return true;
   }
 }
 
@@ -141,6 +160,17 @@ TextPosition JsonCursor::position_at(const char* p) const {
 }
 
 inline void JsonCursor::skip_ws() {
+  // Every token starts with a byte above ' ' and every whitespace byte is at most ' '.
+  if (m_p != m_end && static_cast<unsigned char>(*m_p) > ' ') return;
+  // The separator ": " and the space after ',' in other writers' output.
+  if (m_end - m_p >= 2 && *m_p == ' ' && static_cast<unsigned char>(m_p[1]) > ' ') {
+    ++m_p;
+    return;
+  }
+  skip_ws_slow();
+}
+
+void JsonCursor::skip_ws_slow() {
   while (m_p != m_end) {
     const char c = *m_p;
     if (c == ' ' || c == '\t' || c == '\r') {
@@ -217,12 +247,9 @@ bool JsonCursor::value(Value& out, std::size_t depth) {
   switch (*m_p) {
     case '{': return parse_object(out, depth);
     case '[': return parse_array(out, depth);
-    case '"': {
-      std::string s;
-      if (!parse_string(s)) return false;
-      out = Value::string(std::move(s));
+    case '"':
+      if (!parse_string(out.emplace_string())) return false;
       break;
-    }
     case 't':
       if (!parse_literal("true")) return false;
       out = Value::boolean(true);
@@ -281,14 +308,23 @@ bool JsonCursor::parse_object(Value& out, std::size_t depth) {
   const std::size_t base = m_members.size();
   if (m_p == m_end || *m_p != '"') return fail_expected("a string key in double quotes or '}'");
   for (;;) {
-    Member m;
+    // Key and scalar values are parsed straight into the member's slot; a container value is
+    // parsed into a local first because it grows m_members and may move the slot.
+    const std::size_t slot = m_members.size();
+    Member& m = m_members.emplace_back();
     m.key_offset = offset();
     if (!parse_string(m.key)) return false;
     skip_ws();
     if (m_p == m_end || *m_p != ':') return fail_expected("':' after an object key");
     ++m_p;
-    if (!value(m.value, depth + 1)) return false;
-    m_members.push_back(std::move(m));
+    skip_ws();
+    if (m_p != m_end && (*m_p == '{' || *m_p == '[')) {
+      Value nested;
+      if (!value(nested, depth + 1)) return false;
+      m_members[slot].value = std::move(nested);
+    } else if (!value(m.value, depth + 1)) {
+      return false;
+    }
     skip_ws();
     if (m_p == m_end) return fail_expected("',' or '}' after an object member");
     if (*m_p == ',') {
@@ -325,9 +361,14 @@ bool JsonCursor::parse_array(Value& out, std::size_t depth) {
   }
   const std::size_t base = m_items.size();
   for (;;) {
-    Value item;
-    if (!value(item, depth + 1)) return false;
-    m_items.push_back(std::move(item));
+    skip_ws();
+    if (m_p != m_end && (*m_p == '{' || *m_p == '[')) {
+      Value nested;
+      if (!value(nested, depth + 1)) return false;
+      m_items.push_back(std::move(nested));
+    } else if (!value(m_items.emplace_back(), depth + 1)) {
+      return false;
+    }
     skip_ws();
     if (m_p == m_end) return fail_expected("',' or ']' after an array item");
     if (*m_p == ',') {
@@ -347,6 +388,17 @@ bool JsonCursor::parse_array(Value& out, std::size_t depth) {
   return true;
 }
 
+// Scans the digits at p, appending them to `mantissa` (which wraps around past 19 digits:
+// callers look at `ndigits` first) and counting them in `ndigits`. Returns the end.
+inline const char* JsonCursor::scan_digits(const char* p, std::uint64_t& mantissa, int& ndigits) const {
+  while (m_end - p >= 8 && eight_digits(p, mantissa)) {
+    p += 8;
+    ndigits += 8;
+  }
+  for (; p != m_end && is_digit(*p); ++p, ++ndigits) mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
+  return p;
+}
+
 bool JsonCursor::parse_number(Value& out) {
   const char* const start = m_p;
   const char* p = m_p;
@@ -361,37 +413,53 @@ bool JsonCursor::parse_number(Value& out) {
     }
   }
   if (p == m_end) return fail_at(p, "unexpected end of input in a number", true);
+  // The digits are accumulated while scanning (all of them, up to 19, fit in a uint64): they
+  // give integers directly and most floats through the exact fast path below.
+  std::uint64_t mantissa = 0;
+  int ndigits = 0;
   const char* const int_begin = p;
   if (*p == '0') {
     ++p;
+    ndigits = 1;
   } else if (is_digit(*p)) {
-    while (p != m_end && is_digit(*p)) ++p;
+    p = scan_digits(p, mantissa, ndigits);
   } else {
     return fail_at(p, "expected a digit after '-', found " + describe_found(p));
   }
   const char* const int_end = p;
   bool is_float = false;
+  int exp10 = 0;
   if (p != m_end && *p == '.') {
     ++p;
     if (p == m_end) return fail_at(p, "unexpected end of input in a number", true);
     if (!is_digit(*p)) return fail_at(p, "expected a digit after the decimal point, found " + describe_found(p));
-    while (p != m_end && is_digit(*p)) ++p;
+    const char* const frac_begin = p;
+    p = scan_digits(p, mantissa, ndigits);
+    exp10 = -static_cast<int>(std::min<std::ptrdiff_t>(p - frac_begin, 100000));
     is_float = true;
   }
+  bool exp_small = true;
   if (p != m_end && (*p == 'e' || *p == 'E')) {
     ++p;
+    const bool exp_negative = p != m_end && *p == '-';
     if (p != m_end && (*p == '+' || *p == '-')) ++p;
     if (p == m_end) return fail_at(p, "unexpected end of input in a number", true);
     if (!is_digit(*p)) return fail_at(p, "expected a digit in the exponent, found " + describe_found(p));
-    while (p != m_end && is_digit(*p)) ++p;
+    int e = 0;
+    for (; p != m_end && is_digit(*p); ++p) {
+      if (e < 100000) {
+        e = e * 10 + (*p - '0');
+      } else {
+        exp_small = false;
+      }
+    }
+    exp10 += exp_negative ? -e : e;
     is_float = true;
   }
   m_p = p;
   if (!is_float) {
-    const auto ndigits = int_end - int_begin;
     if (ndigits <= 18) {
-      std::int64_t v = 0;
-      for (const char* q = int_begin; q != int_end; ++q) v = v * 10 + (*q - '0');
+      const auto v = static_cast<std::int64_t>(mantissa);
       out = Value::integer(negative ? -v : v);
       return true;
     }
@@ -404,12 +472,23 @@ bool JsonCursor::parse_number(Value& out) {
     }
     return true;
   }
+  // Clinger's fast path: an integer mantissa below 2^53 and a power of ten below 10^23 are both
+  // exact doubles, so one IEEE multiplication or division rounds correctly, exactly as a full
+  // decimal conversion would.
+  static constexpr double k_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (ndigits <= 19 && exp_small && mantissa <= (std::uint64_t{1} << 53) && exp10 >= -22 && exp10 <= 22) {
+    double d = static_cast<double>(mantissa);
+    d = exp10 < 0 ? d / k_pow10[-exp10] : d * k_pow10[exp10];
+    out = Value::floating(negative ? -d : d);
+    return true;
+  }
   double d = 0;
   const auto [ptr, ec] = std::from_chars(start, p, d);
   if (ec == std::errc::result_out_of_range) {
     // Python's float() gives +-inf on overflow and +-0.0 on underflow. Decide which by the
     // decimal exponent of the first significant digit.
-    long exp10 = 0;
+    long exp_part = 0;
     const char* q = int_begin;
     bool seen_nonzero = false;
     long first_digit_exp = 0;
@@ -427,9 +506,9 @@ bool JsonCursor::parse_number(Value& out) {
       if (*e == '+') ++e;
       long parsed = 0;
       if (std::from_chars(e, p, parsed).ec != std::errc{}) parsed = *e == '-' ? -100000 : 100000;
-      exp10 = parsed;
+      exp_part = parsed;
     }
-    const bool overflow = seen_nonzero && first_digit_exp + exp10 > 0;
+    const bool overflow = seen_nonzero && first_digit_exp + exp_part > 0;
     d = overflow ? std::numeric_limits<double>::infinity() : 0.0;
     if (negative) d = -d;
   } else if (ec != std::errc{} || ptr != p) {

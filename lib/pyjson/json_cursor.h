@@ -99,11 +99,13 @@ class JsonCursor {
 
  private:
   void skip_ws();
+  void skip_ws_slow();
   const char* skip_plain(const char* q) const;  // past bytes a string copies verbatim
   bool value(Value& out, std::size_t depth);
   bool parse_object(Value& out, std::size_t depth);
   bool parse_array(Value& out, std::size_t depth);
   bool parse_number(Value& out);
+  const char* scan_digits(const char* p, std::uint64_t& mantissa, int& ndigits) const;
   bool parse_literal(std::string_view literal);
   bool parse_escape(const char*& q, std::string& out);
   bool fail_at(const char* p, std::string what, bool at_end = false);

@@ -114,6 +114,15 @@ class Value {
   // Number of items (array) or members (object); 0 for scalars.
   std::size_t size() const;
 
+  // Makes this value an empty string (dropping the old value) and returns it for filling in
+  // place; the offset is kept.
+  std::string& emplace_string() {
+    if (m_kind >= Kind::big_integer) destroy();
+    new (&m_u.s) std::string();
+    m_kind = Kind::string;
+    return m_u.s;
+  }
+
   // Appends to an array / object (the kind must match).
   void push_back(Value v) { as_array().push_back(std::move(v)); }
   void add(std::string key, Value v);

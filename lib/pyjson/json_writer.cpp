@@ -1,8 +1,11 @@
 #include "pyjson/json_writer.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <charconv>
+#include <cstring>
 
 #include "pyjson/pyfloat.h"
 #include "pyjson/utf8.h"
@@ -13,12 +16,15 @@ namespace {
 
 // "\n" followed by enough spaces for any ordinary depth; deeper levels append the rest.
 constexpr std::size_t k_indent_spaces = 256;
-const std::string& newline_and_spaces() {
-  static const std::string s = "\n" + std::string(k_indent_spaces, ' ');
-  return s;
+constexpr std::array<char, k_indent_spaces + 1> make_newline_and_spaces() {
+  std::array<char, k_indent_spaces + 1> a{};
+  a[0] = '\n';
+  for (std::size_t i = 1; i < a.size(); ++i) a[i] = ' ';
+  return a;
 }
+constexpr std::array<char, k_indent_spaces + 1> k_newline_and_spaces = make_newline_and_spaces();
 
-// 1 for bytes that json.dump(ensure_ascii=True) copies verbatim: 0x20-0x7E except '"' and '\'.
+// Bytes json.dump(ensure_ascii=True) copies verbatim: 0x20-0x7E except '"' and '\'.
 constexpr std::array<bool, 256> make_plain_table() {
   std::array<bool, 256> t{};
   for (int c = 0x20; c <= 0x7E; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
@@ -28,9 +34,37 @@ constexpr std::array<bool, 256> k_plain = make_plain_table();
 
 constexpr char k_hex[] = "0123456789abcdef";
 
-void append_u_escape(std::string& out, unsigned cu) {
-  const char esc[6] = {'\\', 'u', k_hex[(cu >> 12) & 15], k_hex[(cu >> 8) & 15], k_hex[(cu >> 4) & 15], k_hex[cu & 15]};
-  out.append(esc, 6);
+// Past the bytes at p that are copied verbatim, 8 at a time (SWAR; the lowest flagged byte of
+// each test is exact, so the first stop found is the real one).
+const unsigned char* skip_plain(const unsigned char* p, const unsigned char* end) {
+  constexpr std::uint64_t k_ones = 0x0101010101010101ull;
+  constexpr std::uint64_t k_highs = 0x8080808080808080ull;
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const std::uint64_t q = w ^ (k_ones * '"');
+    const std::uint64_t b = w ^ (k_ones * '\\');
+    const std::uint64_t d = w ^ (k_ones * 0x7F);
+    const std::uint64_t stop =
+        (((q - k_ones) & ~q) | ((b - k_ones) & ~b) | ((d - k_ones) & ~d) | ((w - k_ones * 0x20) & ~w) | w) & k_highs;
+    if (stop != 0) {
+      const int bit = std::endian::native == std::endian::little ? std::countr_zero(stop) : std::countl_zero(stop);
+      return p + bit / 8;
+    }
+    p += 8;
+  }
+  while (p != end && k_plain[*p]) ++p;
+  return p;
+}
+
+char* put_u_escape(char* o, unsigned cu) {
+  o[0] = '\\';
+  o[1] = 'u';
+  o[2] = k_hex[(cu >> 12) & 15];
+  o[3] = k_hex[(cu >> 8) & 15];
+  o[4] = k_hex[(cu >> 4) & 15];
+  o[5] = k_hex[cu & 15];
+  return o + 6;
 }
 
 std::string preview(std::string_view s) {
@@ -51,20 +85,77 @@ std::string preview(std::string_view s) {
 
 }  // namespace
 
-JsonWriter::JsonWriter(std::string& out) : m_out(&out) {}
+JsonWriter::JsonWriter(std::string& out, std::size_t chunk_bytes)
+    : m_out(&out), m_buffer(std::make_unique<char[]>(std::max<std::size_t>(chunk_bytes, 64))) {
+  m_pos = m_buffer.get();
+  m_end = m_pos + std::max<std::size_t>(chunk_bytes, 64);
+}
 
 JsonWriter::JsonWriter(Sink sink, std::size_t chunk_bytes)
-    : m_out(&m_own), m_sink(std::move(sink)), m_chunk_bytes(chunk_bytes) {
-  m_own.reserve(chunk_bytes + chunk_bytes / 8);
+    : m_sink(std::move(sink)), m_buffer(std::make_unique<char[]>(std::max<std::size_t>(chunk_bytes, 64))) {
+  m_pos = m_buffer.get();
+  m_end = m_pos + std::max<std::size_t>(chunk_bytes, 64);
+}
+
+void JsonWriter::flush() {
+  const auto n = static_cast<std::size_t>(m_pos - m_buffer.get());
+  if (n == 0) return;
+  if (m_sink) {
+    m_sink(std::string_view(m_buffer.get(), n));
+  } else {
+    m_out->append(m_buffer.get(), n);
+  }
+  m_pos = m_buffer.get();
+}
+
+void JsonWriter::spill(std::size_t need) {
+  flush();
+  const auto capacity = static_cast<std::size_t>(m_end - m_buffer.get());
+  if (need > capacity) {  // only for pieces bigger than the whole buffer (deep indentation)
+    m_buffer = std::make_unique<char[]>(need);
+    m_pos = m_buffer.get();
+    m_end = m_pos + need;
+  }
+}
+
+void JsonWriter::append_bytes(const char* p, std::size_t n) {
+  if (n <= static_cast<std::size_t>(m_end - m_pos)) {
+    std::memcpy(m_pos, p, n);
+    m_pos += n;
+    return;
+  }
+  flush();
+  if (n >= static_cast<std::size_t>(m_end - m_pos)) {  // a huge string: hand it on directly
+    if (m_sink) {
+      m_sink(std::string_view(p, n));
+    } else {
+      m_out->append(p, n);
+    }
+    return;
+  }
+  std::memcpy(m_pos, p, n);
+  m_pos += n;
 }
 
 void JsonWriter::newline_indent(std::size_t depth) {
-  const std::string& nl = newline_and_spaces();
-  if (depth <= k_indent_spaces) {
-    m_out->append(nl.data(), depth + 1);
-  } else {
-    m_out->append(nl);
-    m_out->append(depth - k_indent_spaces, ' ');
+  if (depth < 32) {
+    // Copy a fixed 32 bytes (one or two vector stores, no memcpy call) and keep depth + 1.
+    char* o = room(32);
+    std::memcpy(o, k_newline_and_spaces.data(), 32);
+    m_pos = o + depth + 1;
+    return;
+  }
+  if (depth < k_indent_spaces) {
+    char* o = room(depth + 1);
+    std::memcpy(o, k_newline_and_spaces.data(), depth + 1);
+    m_pos = o + depth + 1;
+    return;
+  }
+  append_bytes(k_newline_and_spaces.data(), k_newline_and_spaces.size());
+  for (std::size_t left = depth - k_indent_spaces; left != 0;) {
+    const std::size_t n = std::min(left, k_indent_spaces);
+    append_bytes(k_newline_and_spaces.data() + 1, n);
+    left -= n;
   }
 }
 
@@ -79,31 +170,22 @@ void JsonWriter::before_value() {
   }
   Level& level = m_stack.back();
   assert(!level.is_object && "JsonWriter: a value inside an object needs a key first");
-  if (level.has_items) m_out->push_back(',');
+  if (level.has_items) *room(1) = ',', ++m_pos;
   level.has_items = true;
   newline_indent(m_stack.size());
 }
 
-void JsonWriter::after_value() {
-  if (m_stack.empty()) {
-    m_done = true;
-    return;
-  }
-  if (m_sink && m_out->size() >= m_chunk_bytes) {
-    m_sink(*m_out);
-    m_out->clear();
-  }
-}
-
 void JsonWriter::begin_object() {
   before_value();
-  m_out->push_back('{');
+  *room(1) = '{';
+  ++m_pos;
   m_stack.push_back({true, false});
 }
 
 void JsonWriter::begin_array() {
   before_value();
-  m_out->push_back('[');
+  *room(1) = '[';
+  ++m_pos;
   m_stack.push_back({false, false});
 }
 
@@ -112,7 +194,8 @@ void JsonWriter::end_object() {
   const bool had_items = m_stack.back().has_items;
   m_stack.pop_back();
   if (had_items) newline_indent(m_stack.size());
-  m_out->push_back('}');
+  *room(1) = '}';
+  ++m_pos;
   after_value();
 }
 
@@ -121,56 +204,58 @@ void JsonWriter::end_array() {
   const bool had_items = m_stack.back().has_items;
   m_stack.pop_back();
   if (had_items) newline_indent(m_stack.size());
-  m_out->push_back(']');
+  *room(1) = ']';
+  ++m_pos;
   after_value();
 }
 
 void JsonWriter::key(std::string_view k) {
   assert(!m_stack.empty() && m_stack.back().is_object && !m_after_key && "JsonWriter: key outside an object");
   Level& level = m_stack.back();
-  if (level.has_items) m_out->push_back(',');
+  if (level.has_items) *room(1) = ',', ++m_pos;
   level.has_items = true;
   newline_indent(m_stack.size());
   append_string(k);
-  m_out->append(": ", 2);
+  char* o = room(2);
+  o[0] = ':';
+  o[1] = ' ';
+  m_pos = o + 2;
   m_after_key = true;
 }
 
 void JsonWriter::null() {
   before_value();
-  m_out->append("null", 4);
+  append_bytes("null", 4);
   after_value();
 }
 
 void JsonWriter::value(bool v) {
   before_value();
   if (v) {
-    m_out->append("true", 4);
+    append_bytes("true", 4);
   } else {
-    m_out->append("false", 5);
+    append_bytes("false", 5);
   }
   after_value();
 }
 
 void JsonWriter::value(std::int64_t v) {
   before_value();
-  char buf[24];
-  const auto res = std::to_chars(buf, buf + sizeof buf, v);
-  m_out->append(buf, static_cast<std::size_t>(res.ptr - buf));
+  char* o = room(24);
+  m_pos = std::to_chars(o, o + 24, v).ptr;
   after_value();
 }
 
 void JsonWriter::value(std::uint64_t v) {
   before_value();
-  char buf[24];
-  const auto res = std::to_chars(buf, buf + sizeof buf, v);
-  m_out->append(buf, static_cast<std::size_t>(res.ptr - buf));
+  char* o = room(24);
+  m_pos = std::to_chars(o, o + 24, v).ptr;
   after_value();
 }
 
 void JsonWriter::value(double v) {
   before_value();
-  append_python_float(*m_out, v);
+  m_pos = format_python_float(room(k_max_python_float_chars), v);
   after_value();
 }
 
@@ -183,7 +268,7 @@ void JsonWriter::value(std::string_view v) {
 void JsonWriter::raw_integer(std::string_view digits) {
   assert(!digits.empty() && "JsonWriter: empty integer text");
   before_value();
-  m_out->append(digits);
+  append_bytes(digits.data(), digits.size());
   after_value();
 }
 
@@ -223,59 +308,75 @@ void JsonWriter::write(const Value& v) {
 }
 
 void JsonWriter::append_string(std::string_view s) {
-  std::string& out = *m_out;
-  out.push_back('"');
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* const end = p + s.size();
-  while (p != end) {
-    const unsigned char* run = p;
-    while (p != end && k_plain[*p]) ++p;
-    out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+  const auto* const begin = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* const end = begin + s.size();
+  const unsigned char* p = skip_plain(begin, end);
+  if (p == end && s.size() + 2 <= static_cast<std::size_t>(m_end - m_pos)) {  // the common case
+    char* o = m_pos;
+    *o++ = '"';
+    std::memcpy(o, s.data(), s.size());
+    o += s.size();
+    *o++ = '"';
+    m_pos = o;
+    return;
+  }
+  *room(1) = '"';
+  ++m_pos;
+  const unsigned char* run = begin;
+  for (;;) {
+    append_bytes(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
     if (p == end) break;
+    char* o = room(12);
     const unsigned c = *p;
     if (c < 0x80) {
       ++p;
+      char short_escape = 0;
       switch (c) {
-        case '"': out.append("\\\"", 2); break;
-        case '\\': out.append("\\\\", 2); break;
-        case '\n': out.append("\\n", 2); break;
-        case '\r': out.append("\\r", 2); break;
-        case '\t': out.append("\\t", 2); break;
-        case '\b': out.append("\\b", 2); break;
-        case '\f': out.append("\\f", 2); break;
-        default: append_u_escape(out, c); break;  // other controls and DEL
+        case '"': short_escape = '"'; break;
+        case '\\': short_escape = '\\'; break;
+        case '\n': short_escape = 'n'; break;
+        case '\r': short_escape = 'r'; break;
+        case '\t': short_escape = 't'; break;
+        case '\b': short_escape = 'b'; break;
+        case '\f': short_escape = 'f'; break;
+        default: break;
       }
-      continue;
-    }
-    unsigned cp = 0;
-    const std::size_t len = utf8::decode(p, end, cp);
-    if (len == 0) {
-      if (!m_error) {
-        const auto at = static_cast<std::size_t>(p - reinterpret_cast<const unsigned char*>(s.data()));
-        m_error = invalid_input("string is not valid UTF-8: byte 0x" + std::string{k_hex[c >> 4], k_hex[c & 15]} +
-                                " at offset " + std::to_string(at) + " of \"" + preview(s) + "\"");
+      if (short_escape != 0) {
+        o[0] = '\\';
+        o[1] = short_escape;
+        m_pos = o + 2;
+      } else {
+        m_pos = put_u_escape(o, c);  // other control characters and DEL
       }
-      append_u_escape(out, 0xFFFD);
-      ++p;
-      continue;
-    }
-    p += len;
-    if (cp < 0x10000) {
-      append_u_escape(out, cp);
     } else {
-      cp -= 0x10000;
-      append_u_escape(out, 0xD800 | (cp >> 10));
-      append_u_escape(out, 0xDC00 | (cp & 0x3FF));
+      unsigned cp = 0;
+      const std::size_t len = utf8::decode(p, end, cp);
+      if (len == 0) {
+        if (!m_error) {
+          const auto at = static_cast<std::size_t>(p - begin);
+          m_error = invalid_input("string is not valid UTF-8: byte 0x" + std::string{k_hex[c >> 4], k_hex[c & 15]} +
+                                  " at offset " + std::to_string(at) + " of \"" + preview(s) + "\"");
+        }
+        m_pos = put_u_escape(o, 0xFFFD);
+        ++p;
+      } else if (cp < 0x10000) {
+        m_pos = put_u_escape(o, cp);
+        p += len;
+      } else {
+        cp -= 0x10000;
+        m_pos = put_u_escape(put_u_escape(o, 0xD800 | (cp >> 10)), 0xDC00 | (cp & 0x3FF));
+        p += len;
+      }
     }
+    run = p;
+    p = skip_plain(p, end);
   }
-  out.push_back('"');
+  *room(1) = '"';
+  ++m_pos;
 }
 
 Result<void> JsonWriter::finish() {
-  if (m_sink && !m_out->empty()) {
-    m_sink(*m_out);
-    m_out->clear();
-  }
+  flush();
   if (m_error) return *m_error;
   if (!m_done) {
     if (m_stack.empty()) return invalid_input("JSON document is incomplete: nothing was written");

@@ -12,8 +12,10 @@
 //   pyjson::JsonWriter w(buf);                    // or JsonWriter(sink_callback)
 //   w.begin_object(); w.key("task"); w.value("statistics"); ...; w.end_object();
 //   MSDUMP_TRY(w.finish());
-// With the std::string& form the caller may drain the buffer at any point (write it to an
-// AtomicFile, clear it); the writer keeps no pointers into it.
+// The writer formats into its own buffer and hands bytes on (appends them to the string, or
+// calls the sink) whenever that buffer fills, on flush() and on finish(). With the
+// std::string& form the caller may drain the string between calls (write it to an AtomicFile,
+// clear it): the writer keeps no pointers into it, and bytes arrive in order.
 //
 // Misuse of the call sequence (a value where a key is due, end_array closing an object, ...)
 // is a programming error and is asserted; invalid UTF-8 in a string or key is an input error,
@@ -23,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,12 +41,11 @@ class JsonWriter {
  public:
   // Receives finished bytes, in order (e.g. [&](std::string_view b) { file.write(b); }).
   using Sink = std::function<void(std::string_view)>;
-  static constexpr std::size_t k_default_chunk_bytes = std::size_t{4} << 20;
+  static constexpr std::size_t k_default_chunk_bytes = std::size_t{1} << 20;
 
-  // Appends to `out`, which must outlive the writer.
-  explicit JsonWriter(std::string& out);
-  // Buffers internally and calls `sink` whenever about `chunk_bytes` are ready (at value
-  // boundaries) and from finish().
+  // Appends to `out`, which must outlive the writer, in steps of `chunk_bytes`.
+  explicit JsonWriter(std::string& out, std::size_t chunk_bytes = std::size_t{64} << 10);
+  // Calls `sink` with chunks of about `chunk_bytes`.
   explicit JsonWriter(Sink sink, std::size_t chunk_bytes = k_default_chunk_bytes);
   JsonWriter(const JsonWriter&) = delete;
   JsonWriter& operator=(const JsonWriter&) = delete;
@@ -82,9 +84,11 @@ class JsonWriter {
 
   // True when exactly one complete top-level value has been written.
   bool complete() const { return m_done; }
-  // Hands the remaining bytes to the sink (sink form). Fails if a string or key was not valid
-  // UTF-8 ("string is not valid UTF-8: byte 0xff at offset 3 of \"ab\\u00ff...\"") or the
-  // document is incomplete ("JSON document is incomplete: 2 containers still open").
+  // Hands every byte formatted so far to the string or the sink.
+  void flush();
+  // flush()es, then fails if a string or key was not valid UTF-8 ("string is not valid UTF-8:
+  // byte 0xff at offset 2 of \"ab\\xff\"") or the document is incomplete ("JSON document is
+  // incomplete: 2 containers are still open", "... nothing was written").
   Result<void> finish();
 
  private:
@@ -93,14 +97,24 @@ class JsonWriter {
     bool has_items;
   };
   void before_value();
-  void after_value();
+  void after_value() {
+    if (m_stack.empty()) m_done = true;
+  }
   void newline_indent(std::size_t depth);
   void append_string(std::string_view s);
+  void append_bytes(const char* p, std::size_t n);
+  // Makes room for n more bytes in the buffer (spilling it first if needed); returns m_pos.
+  char* room(std::size_t n) {
+    if (static_cast<std::size_t>(m_end - m_pos) < n) spill(n);
+    return m_pos;
+  }
+  void spill(std::size_t need);
 
-  std::string m_own;
-  std::string* m_out;
+  std::string* m_out = nullptr;
   Sink m_sink;
-  std::size_t m_chunk_bytes = 0;
+  std::unique_ptr<char[]> m_buffer;
+  char* m_pos = nullptr;
+  char* m_end = nullptr;
   std::vector<Level> m_stack;
   bool m_after_key = false;
   bool m_done = false;
