@@ -81,7 +81,7 @@ std::span<std::byte> ReadBuffer::get(std::size_t wanted) {
   return std::span(m_bytes).first(size);
 }
 
-LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& options) {
+LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& options, Moments* moments_out) {
   const auto a = leaf_accumulator_options(view.dtype, view.shape, options);
   const bool widened = crc_of_widened_bfloat16(view.dtype, options);
   auto m = run_parts(view.dtype, view.data.size(), a, widened, options.threads,
@@ -89,16 +89,17 @@ LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& option
                        sink.update(view.data.subspan(begin, end - begin));
                        return {};
                      });
+  if (moments_out != nullptr) *moments_out = *m;
   return leaf_stats_from_moments(*m, view.shape, options);  // memory parts cannot fail
 }
 
 Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::TensorInfo& info,
-                                     const StatsOptions& options, ReadBuffer* buffer) {
+                                     const StatsOptions& options, ReadBuffer* buffer, Moments* moments_out) {
   if (!info.is_contiguous() || info.big_endian) {
     // strided views (a configured slice) and big-endian .npy: gather/swap into a native copy
     auto tensor = tensor::load_tensor(source, info);
     if (!tensor) return tensor.error();
-    return compute_leaf_stats(tensor->view(), options);
+    return compute_leaf_stats(tensor->view(), options, moments_out);
   }
   const std::uint64_t first = info.first_byte();
   const std::uint64_t nbytes = info.nbytes();
@@ -109,7 +110,7 @@ Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::Ten
   }
   if (const auto memory = source.memory(); !memory.empty()) {
     const tensor::TensorView view{info.dtype, info.shape, memory.subspan(first, nbytes)};
-    return compute_leaf_stats(view, options);
+    return compute_leaf_stats(view, options, moments_out);
   }
   const auto a = leaf_accumulator_options(info.dtype, info.shape, options);
   const bool widened = crc_of_widened_bfloat16(info.dtype, options);
@@ -128,6 +129,7 @@ Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::Ten
                        return {};
                      });
   if (!m) return m.error();
+  if (moments_out != nullptr) *moments_out = *m;
   return leaf_stats_from_moments(*m, info.shape, options);
 }
 

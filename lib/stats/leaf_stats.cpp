@@ -148,6 +148,14 @@ void legacy_or_mindspore(const Moments& m, DType reported, bool zero_dim, const 
 
 }  // namespace
 
+DType statistic_dtype(DType reported, const StatsOptions& o) {
+  if (reported == DType::complex64) return DType::float32;
+  if (reported == DType::complex128) return DType::float64;
+  if (casts_to_float32(reported, o)) return DType::float32;
+  if (is_half_or_single(reported) || reported == DType::float64) return reported;
+  return DType::float32;
+}
+
 bool crc_of_widened_bfloat16(DType stored, const StatsOptions& o) {
   return o.summary_mode == SummaryMode::md5 && o.framework != Framework::pytorch && stored == DType::bfloat16;
 }
@@ -186,7 +194,10 @@ LeafStats leaf_stats_from_moments(const Moments& m, std::span<const std::int64_t
   LeafStats out;
   if (o.summary_mode == SummaryMode::xor_checksum) {
     out.has_value_stats = false;
-    out.md5 = xor_scalar(m, reported, zero_dim);
+    // get_stat_info's rules come in order and the first match wins: float8 (rule 4) returns
+    // before the xor checksum (rule 5) is taken, so float8 tensors get "md5": null.
+    const bool float8 = is_kind(reported, DTypeKind::float8);
+    out.md5 = float8 ? Scalar::null() : xor_scalar(m, reported, zero_dim);
     return out;
   }
   if (o.summary_mode == SummaryMode::md5) out.md5 = Scalar::string(hex32(m.crc32.value_or(0)));

@@ -70,7 +70,9 @@ std::uint32_t crc32_bf16_as_float32(std::uint32_t crc, std::span<const std::byte
 
 // Statistics of a tensor held in memory (C-contiguous, native endian). The element count is
 // taken from view.data (a trailing partial element is ignored).
-LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& options);
+// With `moments_out` the accumulated moments are returned too (the verifier's tolerances need
+// the element count and mean |x|).
+LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& options, Moments* moments_out = nullptr);
 
 // A reusable read buffer for streaming tensors from files; keeping one across calls avoids
 // paying page faults for a fresh buffer per tensor.
@@ -90,6 +92,13 @@ class ReadBuffer {
 // Fails when the tensor's bytes lie beyond the end of the source (invalid_input), on read
 // errors (io), and as tensor::load_tensor for views.
 Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::TensorInfo& info,
-                                     const StatsOptions& options, ReadBuffer* buffer = nullptr);
+                                     const StatsOptions& options, ReadBuffer* buffer = nullptr,
+                                     Moments* moments_out = nullptr);
+
+// The dtype Mean and Norm are rounded to for a tensor reported as `reported`: its own dtype
+// for float16/bfloat16/float32 (low precision), float32 where msprobe casts with `.float()`
+// (legacy PyTorch and MindSpore integers, float64, float8, precision high), float32/float64
+// for the |z| of complex64/complex128, float64 for PyTorch current float64.
+DType statistic_dtype(DType reported, const StatsOptions& options);
 
 }  // namespace msdump::stats

@@ -256,6 +256,30 @@ TEST_SUITE("msdump::stats") {
     CHECK(s.md5->s == "0x0000000000000000");
   }
 
+  TEST_CASE("xor mode gives float8 tensors a null md5 (rule 4 precedes rule 5)") {
+    const auto s = stats_of(std::vector<std::uint8_t>{0x38, 0xc0}, DType::float8_e5m2,
+                            opts(Framework::pytorch, Profile::current, SummaryMode::xor_checksum));
+    CHECK_FALSE(s.has_value_stats);
+    REQUIRE(s.md5);
+    CHECK(s.md5->is_null());
+  }
+
+  TEST_CASE("the moments behind the statistics can be returned for tolerance checks") {
+    const std::vector<float> v{-1.5f, 0.25f, 2.0f};
+    const std::int64_t shape[] = {3};
+    Moments m;
+    const auto s = compute_leaf_stats(tensor::TensorView{DType::float32, shape, std::as_bytes(std::span(v))}, opts(), &m);
+    CHECK(m.count == 3);
+    CHECK(m.sum == 0.75);
+    CHECK(m.sum_abs == 3.75);
+    check_float(s.mean, 0.25);
+    CHECK(statistic_dtype(DType::bfloat16, opts()) == DType::bfloat16);
+    CHECK(statistic_dtype(DType::int64, opts(Framework::pytorch, Profile::legacy)) == DType::float32);
+    CHECK(statistic_dtype(DType::complex64, opts(Framework::mindspore)) == DType::float32);
+    CHECK(statistic_dtype(DType::bfloat16, opts(Framework::mindspore, Profile::current, SummaryMode::statistics,
+                                                Precision::high)) == DType::float32);
+  }
+
   TEST_CASE("NaN and infinities follow torch's propagation rules") {
     auto s = stats_of(std::vector<float>{1.0f, std::nanf(""), 2.0f}, DType::float32, opts());
     check_float(s.max, k_nan);
