@@ -153,6 +153,13 @@ void JsonCursor::restore(const Checkpoint& c) {
   m_fail_at_end = false;
 }
 
+TextPosition JsonCursor::position() {
+  const TextPosition here = position_at(m_p);
+  m_line_start = m_p;
+  m_column_base = here.column - 1;
+  return here;
+}
+
 TextPosition JsonCursor::position_at(const char* p) const {
   std::uint64_t column = m_column_base + 1;
   for (const char* q = m_line_start; q < p; ++q) column += (static_cast<unsigned char>(*q) & 0xC0) != 0x80;

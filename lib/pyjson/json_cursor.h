@@ -59,7 +59,8 @@ class JsonCursor {
   // before the old bytes were dropped. pos() must be >= shift. Offsets and line/column stay
   // absolute.
   void rebase(std::string_view text, std::size_t shift, TextPosition at_shift);
-  // Line/column of window index `index` (on the current line, at or after its start).
+  // Line/column of window index `index` (on the current line, at or after the last
+  // position() asked for).
   TextPosition position_at_index(std::size_t index) const { return position_at(m_begin + index); }
 
   // Skips whitespace and returns the next byte (0-255), or -1 at the end of the window.
@@ -71,7 +72,9 @@ class JsonCursor {
   // Current position in the window, as an index, an absolute byte offset and line/column.
   std::size_t pos() const { return static_cast<std::size_t>(m_p - m_begin); }
   std::uint64_t offset() const { return m_base_offset + pos(); }
-  TextPosition position() const { return position_at(m_p); }
+  // (Also moves the column anchor to pos(), so that asking for the position of every entry of
+  // a single-line document costs O(distance) rather than O(line length).)
+  TextPosition position();
   std::string_view text() const { return {m_begin, static_cast<std::size_t>(m_end - m_begin)}; }
 
   Checkpoint checkpoint() const;
@@ -118,8 +121,10 @@ class JsonCursor {
   const char* m_p = nullptr;
   std::uint64_t m_base_offset = 0;
   std::uint64_t m_line = 1;
-  const char* m_line_start = nullptr;  // first byte of the current line (or of the window)
-  std::uint64_t m_column_base = 0;     // code points of the current line before m_line_start
+  // Column anchor: a point on the current line (its start, the window start, or a position
+  // asked for) and the number of code points of the line before it.
+  const char* m_line_start = nullptr;
+  std::uint64_t m_column_base = 0;
 
   // Items of the arrays / members of the objects being parsed, innermost last: each container
   // collects here and moves out into one exactly-sized vector when it closes.

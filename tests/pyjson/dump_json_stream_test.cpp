@@ -147,4 +147,29 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(stream.buffer_bytes() >= 20000);
     CHECK(stream.buffer_bytes() <= 65536);
   }
+
+  TEST_CASE("dump stream positions stay cheap and right on a single-line document") {
+    std::string text = "{\"data\": {";
+    for (int i = 0; i < 20000; ++i) {
+      if (i) text += ", ";
+      text += "\"e\u00e9" + std::to_string(i) + "\": {\"k\": [1.5, \"\xc3\xa9\"]}";
+    }
+    text += "}}";
+    testing::TempDir dir;
+    auto file = FileSource::open(write_temp(dir, "line.json", text));
+    REQUIRE(file);
+    DumpJsonStream stream(**file, DumpStreamOptions{1000, {}});
+    DumpEvent ev;
+    int checked = 0;
+    for (;;) {
+      auto more = stream.next(ev);
+      REQUIRE(more);
+      if (!*more) break;
+      if (ev.type == DumpEvent::Type::entry && (ev.key == "e\xc3\xa9" "0" || ev.key == "e\xc3\xa9" "19999")) {
+        CHECK(ev.position == locate(text, ev.offset));
+        ++checked;
+      }
+    }
+    CHECK(checked == 2);
+  }
 }

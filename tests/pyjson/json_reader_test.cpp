@@ -2,7 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <charconv>
 #include <cmath>
+#include <random>
 #include <limits>
 #include <string>
 
@@ -156,5 +159,42 @@ TEST_SUITE("msdump::pyjson") {
     auto back = to_python_json(*v);
     REQUIRE(back);
     CHECK(*back == text);
+  }
+
+  TEST_CASE("reader converts every float exactly like from_chars (fast path and slow path)") {
+    std::mt19937_64 rng(7);
+    int checked = 0;
+    for (int i = 0; i < 20000; ++i) {
+      // Random digit strings of 1-25 digits, a random decimal point and exponent.
+      std::string digits;
+      const int n = 1 + static_cast<int>(rng() % 25);
+      for (int k = 0; k < n; ++k) digits += static_cast<char>('0' + rng() % 10);
+      while (digits.size() > 1 && digits[0] == '0') digits.erase(0, 1);
+      std::string text = (rng() % 2 ? "-" : "") + digits;
+      if (rng() % 2) text += "." + std::to_string(rng() % 100000);
+      if (rng() % 2) text += "e" + std::to_string(static_cast<int>(rng() % 80) - 40);
+      if (text.find_first_of(".e") == std::string::npos) text += ".0";
+      auto v = parse_json(text);
+      REQUIRE_MESSAGE(v, text);
+      double expected = 0;
+      std::from_chars(text.data(), text.data() + text.size(), expected);
+      CHECK_MESSAGE(std::bit_cast<std::uint64_t>(v->as_float()) == std::bit_cast<std::uint64_t>(expected), text);
+      ++checked;
+    }
+    CHECK(checked == 20000);
+  }
+
+  TEST_CASE("reader accepts Python's whitespace and integer edge cases") {
+    auto v = parse_json(" \t\r\n[\t-0 ,\r\n0e0, 1E400, 1e-99999999999999999999, 123456789012345678, 1234567890123456789]\n ");
+    REQUIRE(v);
+    const Array& a = v->as_array();
+    CHECK(a[0].kind() == Kind::integer);
+    CHECK(a[0].as_int() == 0);
+    CHECK(a[1].as_float() == 0.0);
+    CHECK(a[2].as_float() == INFINITY);
+    CHECK(a[3].as_float() == 0.0);
+    CHECK(a[4].as_int() == 123456789012345678);
+    CHECK(a[5].as_int() == 1234567890123456789);
+    CHECK(error_of("[1,\f2]") == "line 1, column 4: expected a value, found byte 0x0c");
   }
 }

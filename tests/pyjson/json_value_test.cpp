@@ -70,4 +70,37 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(locate("a\nbc", 3, TextPosition{7, 10}) == TextPosition{8, 2});
     CHECK(to_string(TextPosition{3, 4}) == "line 3, column 4");
   }
+
+  TEST_CASE("values copy deeply and move cheaply") {
+    Value a = Value::object();
+    a.add("s", Value::string(std::string(100, 'x')));
+    a.add("list", Value::array({Value::integer(1), Value::big_integer("99999999999999999999"), Value::floating(0.5)}));
+    a.as_object()[1].value.set_offset(42);
+    Value b = a;
+    CHECK(b.identical(a));
+    CHECK(b.find("list")->offset() == 42);
+    b.find("list")->push_back(Value::null());
+    CHECK_FALSE(b.identical(a));
+    CHECK(a.find("list")->size() == 3);
+    Value c;
+    c = a;
+    CHECK(c.identical(a));
+    const Value& self = c;
+    c = self;
+    CHECK(c.identical(a));
+    Value d = std::move(c);
+    CHECK(d.identical(a));
+    d = Value::integer(3);
+    CHECK(d.as_int() == 3);
+    Value e = Value::integer(1);
+    e.set_offset(7);
+    e.emplace_string() = "filled";
+    CHECK(e.as_string() == "filled");
+    CHECK(e.offset() == 7);
+    CHECK(e.if_int() == nullptr);
+    REQUIRE(e.if_string() != nullptr);
+    CHECK(*e.if_string() == "filled");
+    CHECK(kind_name(Kind::big_integer) == "integer");
+    CHECK(kind_name(Kind::floating) == "float");
+  }
 }

@@ -145,4 +145,54 @@ TEST_SUITE("msdump::pyjson") {
     REQUIRE_FALSE(bad);
     CHECK(bad.error().message == "string is not valid UTF-8: byte 0xed at offset 0 of \"\\xed\\xa0\\x80\"");
   }
+
+  TEST_CASE("writer output does not depend on the chunk size, even for huge strings and deep nesting") {
+    // Deep enough for both indentation paths (< 32, < 256, and beyond 256 levels).
+    Value deep = Value::integer(1);
+    std::string expected_deep = "1";
+    for (int depth = 299; depth >= 0; --depth) {
+      Value outer = Value::array();
+      outer.push_back(std::move(deep));
+      deep = std::move(outer);
+      expected_deep = "[\n" + std::string(static_cast<std::size_t>(depth) + 1, ' ') + expected_deep + "\n" +
+                      std::string(static_cast<std::size_t>(depth), ' ') + "]";
+    }
+    auto d = to_python_json(deep);
+    REQUIRE(d);
+    CHECK(*d == expected_deep);
+
+    Value doc = Value::object();
+    doc.add("deep", deep);
+    doc.add("huge", Value::string(std::string(300000, 'a') + "\n\xc3\xa9" + std::string(1000, 'b')));
+    doc.add("escapes", Value::string(std::string(5000, '\x01')));
+    auto reference = to_python_json(doc);
+    REQUIRE(reference);
+    for (std::size_t chunk : {1, 64, 100, 4096}) {
+      CAPTURE(chunk);
+      std::string sunk;
+      JsonWriter w([&](std::string_view b) { sunk += b; }, chunk);
+      w.write(doc);
+      REQUIRE(w.finish());
+      CHECK(sunk == *reference);
+      std::string appended;
+      JsonWriter w2(appended, chunk);
+      w2.write(doc);
+      w2.flush();
+      CHECK(appended == *reference);
+    }
+  }
+
+  TEST_CASE("writer bytes reach the string on flush, and the string may be drained between calls") {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_array();
+    w.value(1);
+    w.flush();
+    CHECK(out == "[\n 1");
+    out.clear();
+    w.value(2);
+    w.end_array();
+    REQUIRE(w.finish());
+    CHECK(out == ",\n 2\n]");
+  }
 }

@@ -94,4 +94,16 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(r.error.empty());
     CHECK(r.incomplete == "line 51, column 6: unexpected end of input in a string");
   }
+
+  TEST_CASE("jsonl reader: CRLF lines, a clean last line without newline, an empty input") {
+    const Lines crlf = read_all("{\"a\": 1}\r\n{\"b\": 2}\r\n");
+    CHECK(crlf.lines == std::vector<std::uint64_t>{1, 2});
+    const Lines last = read_all("1\n2");
+    CHECK(last.lines == std::vector<std::uint64_t>{1, 2});
+    CHECK(last.incomplete.empty());
+    const Lines empty = read_all("");
+    CHECK(empty.lines.empty());
+    CHECK(empty.error.empty());
+    CHECK(empty.incomplete.empty());
+  }
 }
