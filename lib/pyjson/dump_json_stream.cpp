@@ -2,6 +2,10 @@
 
 namespace msdump::pyjson {
 
+namespace {
+constexpr std::uint64_t k_error_context_bytes = 32;
+}  // namespace
+
 DumpJsonStream::DumpJsonStream(const ByteSource& source, DumpStreamOptions options)
     : m_window(source, options.buffer_bytes), m_cursor(options.read) {}
 
@@ -49,7 +53,12 @@ Result<bool> DumpJsonStream::next(DumpEvent& event) {
 }
 
 DumpJsonStream::Step DumpJsonStream::failure() {
-  return m_cursor.failed_at_end() && !m_window.at_eof() ? Step::need_more : Step::error;
+  if (m_window.at_eof()) return Step::error;
+  if (m_cursor.failed_at_end()) return Step::need_more;
+  // A real error, but its message quotes up to 16 bytes after the failure point: read on, so
+  // that it is the same message as with the whole file in memory.
+  const std::uint64_t window_end = m_window.offset() + m_window.text().size();
+  return m_cursor.failure_offset() + k_error_context_bytes > window_end ? Step::need_more : Step::error;
 }
 
 // After a member or entry value: the next delimiter must be in the window, or a number at the

@@ -66,8 +66,10 @@ class Value {
   static Value big_integer(std::string digits);
   static Value floating(double v) { Value x(Kind::floating); x.m_u.d = v; return x; }
   static Value string(std::string v);
-  static Value array(Array items = {});
-  static Value object(Object members = {});
+  static Value array();  // empty
+  static Value array(Array items);
+  static Value object();  // empty
+  static Value object(Object members);
   // Scalar -> Value: unsigned values above INT64_MAX become big integers. Never fails.
   static Value from_scalar(const Scalar& s);
 
@@ -176,6 +178,8 @@ inline Value Value::string(std::string v) {
   new (&x.m_u.s) std::string(std::move(v));
   return x;
 }
+inline Value Value::array() { return array(Array{}); }
+inline Value Value::object() { return object(Object{}); }
 inline Value Value::array(Array items) {
   Value x(Kind::array);
   new (&x.m_u.a) Array(std::move(items));
