@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "stats/crc32.h"
-#include "stats/read_ahead.h"
 #include "tensor/tensor_reader.h"
 
 namespace msdump::stats {
@@ -17,8 +16,6 @@ namespace {
 
 // pread() into a reused 1 MiB buffer beat mmap on the reference VM (docs/performance.md).
 constexpr std::size_t k_window_bytes = 1u << 20;
-// Windows in flight when reading ahead: one being processed, one being read, one spare.
-constexpr std::size_t k_read_ahead_windows = 3;
 
 // One part of a tensor: the accumulator plus, for MindSpore bf16 md5, the CRC of the widened
 // elements.
@@ -76,39 +73,12 @@ Result<Moments> run_parts(DType dtype, std::uint64_t nbytes, const AccumulatorOp
   return m;
 }
 
-// Feeds [begin, end) of the source to the sink. Parts of more than k_read_ahead_windows
-// windows are read ahead on a helper thread; smaller ones with plain reads.
-Result<void> stream_part(const ByteSource& source, std::uint64_t begin, std::uint64_t end, ReadBuffer& buffer,
-                         PartSink& sink) {
-  if (end - begin > k_read_ahead_windows * k_window_bytes) {
-    std::vector<std::span<std::byte>> windows;
-    for (std::size_t k = 0; k < k_read_ahead_windows; ++k) windows.push_back(buffer.get(k_window_bytes, k));
-    ReadAhead reader(source, begin, end, std::move(windows));
-    for (;;) {
-      auto chunk = reader.next();
-      if (!chunk) return chunk.error();
-      if (chunk->empty()) return {};
-      sink.update(*chunk);
-    }
-  }
-  const auto window = buffer.get(end - begin);
-  for (std::uint64_t at = begin; at < end;) {
-    const auto chunk = window.first(std::min<std::uint64_t>(window.size(), end - at));
-    MSDUMP_TRY(source.read_at(at, chunk));
-    sink.update(chunk);
-    at += chunk.size();
-  }
-  return {};
-}
-
 }  // namespace
 
-std::span<std::byte> ReadBuffer::get(std::size_t wanted, std::size_t index) {
+std::span<std::byte> ReadBuffer::get(std::size_t wanted) {
   const std::size_t size = std::min(wanted, k_window_bytes);
-  if (m_windows.size() <= index) m_windows.resize(index + 1);
-  auto& w = m_windows[index];
-  if (w.size() < size) w.resize(size);  // value-initialised: pages touched now
-  return std::span(w).first(size);
+  if (m_bytes.size() < size) m_bytes.resize(size);  // value-initialised: pages touched now
+  return std::span(m_bytes).first(size);
 }
 
 LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& options, Moments* moments_out) {
@@ -149,8 +119,14 @@ Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::Ten
   auto m = run_parts(info.dtype, nbytes, a, widened, options.threads,
                      [&](std::uint64_t begin, std::uint64_t end, PartSink& sink, std::size_t k) -> Result<void> {
                        ReadBuffer local;
-                       ReadBuffer& buf = k == 0 ? *first_buffer : local;
-                       return stream_part(source, first + begin, first + end, buf, sink);
+                       const auto window = (k == 0 ? first_buffer : &local)->get(end - begin);
+                       for (std::uint64_t at = begin; at < end;) {
+                         const auto chunk = window.first(std::min<std::uint64_t>(window.size(), end - at));
+                         MSDUMP_TRY(source.read_at(first + at, chunk));
+                         sink.update(chunk);
+                         at += chunk.size();
+                       }
+                       return {};
                      });
   if (!m) return m.error();
   if (moments_out != nullptr) *moments_out = *m;

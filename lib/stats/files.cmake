@@ -7,7 +7,6 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/stats/stats_simd.cpp
   lib/stats/stats_reference.cpp
   lib/stats/leaf_stats.cpp
-  lib/stats/read_ahead.cpp
   lib/stats/compute_stats.cpp
   lib/stats/tolerance.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
@@ -18,5 +17,4 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/stats/accumulator_test.cpp
   tests/stats/leaf_stats_test.cpp
   tests/stats/tolerance_test.cpp
-  tests/stats/manifest_test.cpp
-  tests/stats/read_ahead_test.cpp)
+  tests/stats/manifest_test.cpp)

@@ -74,22 +74,20 @@ std::uint32_t crc32_bf16_as_float32(std::uint32_t crc, std::span<const std::byte
 // the element count and mean |x|).
 LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& options, Moments* moments_out = nullptr);
 
-// Reusable read windows for streaming tensors from files; keeping them across calls avoids
-// paying page faults for fresh buffers per tensor (~17 us per 4 KiB page on the reference VM).
+// A reusable read buffer for streaming tensors from files; keeping one across calls avoids
+// paying page faults for a fresh buffer per tensor.
 class ReadBuffer {
  public:
-  // Window `index` (0, 1, 2, ...), at least min(wanted, 1 MiB) bytes, touched so later reads
-  // do not fault.
-  std::span<std::byte> get(std::size_t wanted, std::size_t index = 0);
+  // A buffer of at least min(wanted, capacity limit) bytes, touched so later reads do not fault.
+  std::span<std::byte> get(std::size_t wanted);
 
  private:
-  std::vector<std::vector<std::byte>> m_windows;
+  std::vector<std::byte> m_bytes;
 };
 
-// Statistics of the tensor `info` describes inside `source`. Reads the elements in 1 MiB
-// windows through reused buffers, the next window on a helper thread while the current one is
-// processed (or straight from source.memory() when the source is in memory), splitting large
-// tensors across options.threads threads. Non-contiguous views and
+// Statistics of the tensor `info` describes inside `source`. Reads the elements in ~1 MiB
+// windows through a reused buffer (or straight from source.memory() when the source is in
+// memory), splitting large tensors across options.threads threads. Non-contiguous views and
 // big-endian data are first gathered into a native copy (tensor::load_tensor).
 // Fails when the tensor's bytes lie beyond the end of the source (invalid_input), on read
 // errors (io), and as tensor::load_tensor for views.

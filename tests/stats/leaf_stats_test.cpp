@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "core/byte_source.h"
@@ -15,6 +17,24 @@ using namespace msdump;
 using namespace msdump::stats;
 
 namespace {
+
+// A source that is not in memory (so readers must use read_at) and fails reads past `fail_at`.
+class FlakySource final : public ByteSource {
+ public:
+  FlakySource(std::span<const std::byte> bytes, std::uint64_t fail_at) : m_bytes(bytes), m_fail_at(fail_at) {}
+  std::uint64_t size() const override { return m_bytes.size(); }
+  const std::string& name() const override { return m_name; }
+  Result<void> read_at(std::uint64_t offset, std::span<std::byte> out) const override {
+    if (offset + out.size() > m_fail_at) return io_error("flaky.bin: read failed at byte " + std::to_string(offset));
+    std::memcpy(out.data(), m_bytes.data() + offset, out.size());
+    return {};
+  }
+
+ private:
+  std::span<const std::byte> m_bytes;
+  std::uint64_t m_fail_at;
+  std::string m_name = "flaky.bin";
+};
 
 constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 constexpr double k_inf = std::numeric_limits<double>::infinity();
@@ -368,6 +388,20 @@ TEST_SUITE("msdump::stats") {
         }
       }
     }
+  }
+
+  TEST_CASE("a read error while streaming a tensor fails the statistics") {
+    const std::vector<std::byte> data(3u << 20, std::byte{1});
+    FlakySource src(data, 2u << 20);
+    tensor::TensorInfo info;
+    info.dtype = DType::uint8;
+    info.shape = {static_cast<std::int64_t>(data.size())};
+    info.strides = {1};
+    info.storage_bytes = data.size();
+    const auto r = compute_leaf_stats(src, info, opts());
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == ErrorCode::io);
+    CHECK(r.error().message == "flaky.bin: read failed at byte 2097152");
   }
 
   TEST_CASE("a tensor beyond the end of its source is an error") {
