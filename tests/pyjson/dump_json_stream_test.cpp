@@ -172,4 +172,18 @@ TEST_SUITE("msdump::pyjson") {
     }
     CHECK(checked == 2);
   }
+
+  TEST_CASE("dump stream error messages do not depend on where the read window ends") {
+    const std::string text = "{\n \"data\": {\n  \"a\": null,\n  \"b\" Module.conv1ule.relu.ReLU.forward.1: null\n }\n}";
+    const auto expected = parse_json(text);
+    REQUIRE_FALSE(expected);
+    CHECK(expected.error().message == "line 4, column 7: expected ':' after an object key, found 'Module.conv1ule....'");
+    testing::TempDir dir;
+    auto file = FileSource::open(write_temp(dir, "bad.json", text));
+    REQUIRE(file);
+    for (std::size_t buffer = 1; buffer < 80; ++buffer) {
+      CAPTURE(buffer);
+      CHECK(events_of(**file, buffer).back() == "error: " + expected.error().message);
+    }
+  }
 }
