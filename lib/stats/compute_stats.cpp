@@ -3,7 +3,12 @@
 
 #include "stats/leaf_stats.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -111,6 +116,19 @@ Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::Ten
   if (const auto memory = source.memory(); !memory.empty()) {
     const tensor::TensorView view{info.dtype, info.shape, memory.subspan(first, nbytes)};
     return compute_leaf_stats(view, options, moments_out);
+  }
+  if (const auto* file = dynamic_cast<const FileSource*>(&source);
+      file != nullptr && options.file_read == FileRead::mmap && nbytes > 0) {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t start = first / page * page;
+    const std::size_t length = first + nbytes - start;
+    void* map = ::mmap(nullptr, length, PROT_READ, MAP_PRIVATE, file->fd(), static_cast<off_t>(start));
+    if (map == MAP_FAILED) return io_error("mapping '" + source.name() + "': " + std::strerror(errno));
+    const std::span<const std::byte> mapped(static_cast<const std::byte*>(map), length);
+    const tensor::TensorView view{info.dtype, info.shape, mapped.subspan(first - start, nbytes)};
+    auto stats = compute_leaf_stats(view, options, moments_out);
+    ::munmap(map, length);
+    return stats;
   }
   const auto a = leaf_accumulator_options(info.dtype, info.shape, options);
   const bool widened = crc_of_widened_bfloat16(info.dtype, options);

@@ -22,6 +22,12 @@
 
 namespace msdump::stats {
 
+// How compute_leaf_stats reads a tensor from a file (FileSource): pread() into reused windows,
+// or one read-only mmap of the tensor's range. mmap avoids the kernel copy and measured faster
+// on the reference VM (docs/performance.md), but a file truncated while it is mapped kills the
+// process with SIGBUS instead of failing the read.
+enum class FileRead { pread, mmap };
+
 struct StatsOptions {
   Framework framework = Framework::pytorch;
   Profile profile = Profile::current;
@@ -33,6 +39,7 @@ struct StatsOptions {
   std::optional<DType> reported_dtype;
   // Tensors larger than k_parallel_bytes are split across this many threads.
   int threads = 1;
+  FileRead file_read = FileRead::pread;
 };
 
 // Tensors at least this large are split across StatsOptions::threads threads.

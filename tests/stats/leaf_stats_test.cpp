@@ -375,10 +375,14 @@ TEST_SUITE("msdump::stats") {
         CAPTURE(threads);
         o.threads = threads;
         ReadBuffer buffer;
+        o.file_read = FileRead::pread;
         const auto from_file = compute_leaf_stats(**file, info, o, &buffer);
         REQUIRE(from_file);
+        o.file_read = FileRead::mmap;
+        const auto mapped = compute_leaf_stats(**file, info, o, &buffer);
+        REQUIRE(mapped);
         const auto in_memory = compute_leaf_stats(view, o);
-        for (const auto* s : {&*from_file, &in_memory}) {
+        for (const auto* s : {&*from_file, &*mapped, &in_memory}) {
           CHECK(s->max.identical(expected.max));
           CHECK(s->min.identical(expected.min));
           CHECK(s->mean.identical(expected.mean));
