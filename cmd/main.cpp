@@ -16,6 +16,7 @@ namespace {
 using msdump::cli::Subcommand;
 constexpr std::array k_subcommands = {
     Subcommand{"convert", msdump::cli::add_convert_command},
+    Subcommand{"verify", msdump::cli::add_verify_command},
     Subcommand{"stats", msdump::cli::add_stats_command},
 };
 

@@ -1,0 +1,3 @@
+list(APPEND MSDUMP_LIB_SOURCES
+  lib/report/report_render.cpp)
+list(APPEND MSDUMP_TEST_SOURCES)

@@ -1,0 +1,30 @@
+#pragma once
+// Checks of one dump.json entry that need no files: its name against the grammar, level and
+// framework; duplicate keys; every tensor leaf's rules (leaf_rules.h) and data_name; and the
+// in-place checksum race (two leaves of one entry with the same md5 but different statistics:
+// msprobe hashes in-place ops' tensors on a background thread, samples/README.md).
+
+#include <string>
+
+#include "core/profile.h"
+#include "pyjson/json_value.h"
+#include "verify/finding_sink.h"
+#include "verify/leaf_rules.h"
+
+namespace msdump::verify {
+
+struct EntryContext {
+  LeafRules rules;
+  Level level = Level::mix;
+  bool level_known = false;  // the header's level was valid
+};
+
+// `pointer` is the entry's JSON Pointer ("/data/<escaped name>").
+void check_entry(const std::string& name, const pyjson::Value& entry, const EntryContext& ctx,
+                 const std::string& pointer, FindingSink& sink);
+
+// Reports every object in `v` (recursively) that has the same key twice.
+void check_duplicate_keys(const pyjson::Value& v, const std::string& entry, const std::string& pointer,
+                          FindingSink& sink);
+
+}  // namespace msdump::verify

@@ -1,0 +1,11 @@
+list(APPEND MSDUMP_LIB_SOURCES
+  lib/verify/finding.cpp
+  lib/verify/finding_sink.cpp
+  lib/verify/leaf_rules.cpp
+  lib/verify/entry_checks.cpp
+  lib/verify/tensor_checks.cpp
+  lib/verify/golden.cpp
+  lib/verify/cross_file.cpp
+  lib/verify/schema_check.cpp
+  lib/verify/verify.cpp)
+list(APPEND MSDUMP_TEST_SOURCES)

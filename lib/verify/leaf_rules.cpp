@@ -1,0 +1,189 @@
+#include "verify/leaf_rules.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+#include "core/dtype.h"
+#include "pyjson/json_writer.h"
+#include "stats/float_convert.h"
+#include "tensor/tensor.h"
+
+namespace msdump::verify {
+namespace {
+
+using pyjson::Kind;
+using pyjson::Value;
+
+constexpr std::string_view k_stats[] = {"Max", "Min", "Mean", "Norm"};
+
+struct Ctx {
+  const std::string& entry;
+  const std::string& pointer;
+  FindingSink& sink;
+  void stat(std::string_view key, std::string message, std::string expected, const Value* actual) const {
+    sink.add(FindingKind::statistic, entry, pointer + "/" + std::string(key), std::move(message), std::move(expected),
+             json_text(actual));
+  }
+};
+
+bool is_null(const Value* v) { return v == nullptr || v->is_null(); }
+
+std::optional<DType> framework_dtype(std::string_view s, Framework fw, bool& foreign) {
+  foreign = false;
+  if (fw == Framework::pytorch) {
+    if (s.starts_with("torch.")) return dtype_from_torch_name(s);
+    foreign = dtype_from_mindspore_name(s).has_value();
+    return std::nullopt;
+  }
+  if (auto d = dtype_from_mindspore_name(s)) return d;
+  foreign = s.starts_with("torch.");
+  return std::nullopt;
+}
+
+// All four null (empty tensors, float8 in the current profile, ...).
+void expect_all_null(const Value& leaf, const Ctx& c, std::string_view why) {
+  for (auto k : k_stats) {
+    const Value* v = leaf.find(k);
+    if (!is_null(v)) c.stat(k, fmt::format("{} must be null for {}", k, why), "null", v);
+  }
+}
+
+void expect_mean_norm_null(const Value& leaf, const Ctx& c, std::string_view why) {
+  for (auto k : {std::string_view("Mean"), std::string_view("Norm")}) {
+    const Value* v = leaf.find(k);
+    if (!is_null(v)) c.stat(k, fmt::format("{} must be null for {}", k, why), "null", v);
+  }
+}
+
+void check_order(const Value& leaf, const Ctx& c, bool zero_dim) {
+  auto mx = number_of(leaf.find("Max")), mn = number_of(leaf.find("Min"));
+  auto mean = number_of(leaf.find("Mean")), norm = number_of(leaf.find("Norm"));
+  auto finite = [](const std::optional<double>& x) { return x && std::isfinite(*x); };
+  if (mx && std::isnan(*mx) && mn && !std::isnan(*mn))
+    c.stat("Min", "Max is NaN, so Min must be NaN too (NaN propagates through max and min)", "NaN", leaf.find("Min"));
+  if (finite(mx) && finite(mn) && *mn > *mx)
+    c.stat("Min", "Min is greater than Max", fmt::format("<= {}", json_text(leaf.find("Max"))), leaf.find("Min"));
+  if (finite(mx) && finite(mn) && finite(mean) && (*mean < *mn || *mean > *mx))
+    c.stat("Mean", "Mean lies outside [Min, Max]",
+           fmt::format("in [{}, {}]", json_text(leaf.find("Min")), json_text(leaf.find("Max"))), leaf.find("Mean"));
+  if (!zero_dim && finite(norm) && *norm < 0) c.stat("Norm", "Norm is negative", ">= 0", leaf.find("Norm"));
+}
+
+// Values of a 16/32-bit float statistic must be values of that dtype.
+void check_representable(const Value& leaf, const Ctx& c, DType t, std::initializer_list<std::string_view> keys) {
+  for (auto k : keys) {
+    const Value* v = leaf.find(k);
+    if (v == nullptr || !v->is_float()) continue;
+    const double x = v->as_float();
+    if (std::isfinite(x) && !stats::representable_in(x, t))
+      c.stat(k, fmt::format("{} is not a {} value: the statistic's dtype does not match the tensor's", k, dtype_name(t)),
+             fmt::format("a {} value", dtype_name(t)), v);
+  }
+}
+
+void expect_kind(const Value& leaf, const Ctx& c, std::string_view key, Kind kind, std::string_view what) {
+  const Value* v = leaf.find(key);
+  if (is_null(v)) return;
+  const bool ok = kind == Kind::integer ? v->is_integer() : v->kind() == kind;
+  if (!ok) c.stat(key, fmt::format("{} must be {}", key, what), std::string(what), v);
+}
+
+void check_zero_dim(const Value& leaf, const Ctx& c) {
+  const Value* mx = leaf.find("Max");
+  for (auto k : {"Min", "Mean", "Norm"}) {
+    const Value* v = leaf.find(k);
+    if (mx == nullptr || v == nullptr) continue;
+    if (!mx->identical(*v) && number_of(mx) != number_of(v))
+      c.stat(k, fmt::format("a 0-dim tensor has its value four times, but {} differs from Max", k), json_text(mx), v);
+  }
+}
+
+void check_statistics(const Value& leaf, DType dt, const tensor::Shape& shape, const LeafRules& r, const Ctx& c) {
+  const auto kind = dtype_info(dt).kind;
+  const auto numel = tensor::checked_numel(shape);
+  const bool pytorch = r.framework == Framework::pytorch;
+  if (numel && *numel == 0) return expect_all_null(leaf, c, "an empty tensor");
+  if (kind == DTypeKind::float8 && pytorch && r.profile == Profile::current)
+    return expect_all_null(leaf, c, "float8 tensors (current profile)");
+  if (kind == DTypeKind::boolean) {
+    expect_kind(leaf, c, "Max", Kind::boolean, "a boolean (any())");
+    expect_kind(leaf, c, "Min", Kind::boolean, "a boolean (all())");
+    return expect_mean_norm_null(leaf, c, "bool tensors");
+  }
+  if (shape.empty()) return check_zero_dim(leaf, c);
+  check_order(leaf, c, false);
+  const bool int_like = kind == DTypeKind::signed_int || kind == DTypeKind::unsigned_int;
+  if (kind == DTypeKind::complex) {
+    if (pytorch) expect_mean_norm_null(leaf, c, "complex tensors (PyTorch writes no Norm)");
+    return;
+  }
+  if (pytorch && r.profile == Profile::current) {
+    if (int_like || dt == DType::float64) {
+      expect_mean_norm_null(leaf, c, fmt::format("{} tensors (current profile)", dtype_name(dt)));
+      const Kind k = int_like ? Kind::integer : Kind::floating;
+      expect_kind(leaf, c, "Max", k, int_like ? "an integer (native dtype)" : "a float");
+      expect_kind(leaf, c, "Min", k, int_like ? "an integer (native dtype)" : "a float");
+      return;
+    }
+    check_representable(leaf, c, dt, {"Max", "Min", "Mean", "Norm"});
+    return;
+  }
+  // Legacy PyTorch and MindSpore: integers, float64 (and float8) go through float32.
+  if (int_like || dt == DType::float64 || kind == DTypeKind::float8) {
+    for (auto k : k_stats) expect_kind(leaf, c, k, Kind::floating, "a float (computed in float32)");
+    check_representable(leaf, c, DType::float32, {"Mean", "Norm"});
+    return;
+  }
+  check_representable(leaf, c, dt, {"Max", "Min", "Mean", "Norm"});
+}
+
+}  // namespace
+
+std::optional<double> number_of(const Value* v) {
+  if (v == nullptr) return std::nullopt;
+  if (v->kind() == Kind::integer) return static_cast<double>(v->as_int());
+  if (v->kind() == Kind::floating) return v->as_float();
+  if (v->kind() == Kind::big_integer) return std::strtod(v->as_big_integer().c_str(), nullptr);
+  return std::nullopt;
+}
+
+std::string json_text(const Value* v) {
+  if (v == nullptr) return "(absent)";
+  auto t = pyjson::to_python_json(*v);
+  return t ? *t : "?";
+}
+
+void check_tensor_leaf(const Value& leaf, bool ndarray, const LeafRules& rules, const std::string& entry,
+                       const std::string& pointer, FindingSink& sink) {
+  const Ctx c{entry, pointer, sink};
+  const Value* dtype_v = leaf.find("dtype");
+  const Value* shape_v = leaf.find("shape");
+  if (dtype_v == nullptr || !dtype_v->is_string() || shape_v == nullptr || !shape_v->is_array()) return;  // schema
+  tensor::Shape shape;
+  for (const auto& d : shape_v->as_array()) {
+    if (d.kind() != Kind::integer || d.as_int() < 0) return;  // schema reports it
+    shape.push_back(d.as_int());
+  }
+  const bool has_stats = leaf.find("Max") != nullptr;
+  if (ndarray) {
+    if (has_stats && tensor::checked_numel(shape) == 0) expect_all_null(leaf, c, "an empty array");
+    else if (has_stats) check_order(leaf, c, shape.empty());
+    return;
+  }
+  bool foreign = false;
+  const auto dt = framework_dtype(dtype_v->as_string(), rules.framework, foreign);
+  if (!dt) {
+    if (foreign)
+      sink.add(FindingKind::dtype, entry, pointer + "/dtype",
+               fmt::format("dtype \"{}\" is another framework's spelling", dtype_v->as_string()),
+               rules.framework == Framework::pytorch ? "torch.<dtype>" : "a MindSpore dtype (Float32, BFloat16, ...)",
+               dtype_v->as_string());
+    else
+      sink.add(FindingKind::dtype, entry, pointer + "/dtype", fmt::format("unknown dtype \"{}\"", dtype_v->as_string()),
+               "", dtype_v->as_string(), Severity::warning);
+    return;
+  }
+  if (has_stats) check_statistics(leaf, *dt, shape, rules, c);
+}
+
+}  // namespace msdump::verify

@@ -1,0 +1,47 @@
+#include "verify/schema_check.h"
+
+#include <fmt/format.h>
+
+#include "pyjson/json_reader.h"
+#include "schema/compiled_schema.h"
+#include "schema/embedded_schemas.h"
+#include "schema/schema_choice.h"
+
+namespace msdump::verify {
+
+SchemaCheck::SchemaCheck(SchemaCheck&&) noexcept = default;
+SchemaCheck& SchemaCheck::operator=(SchemaCheck&&) noexcept = default;
+SchemaCheck::~SchemaCheck() = default;
+
+Result<SchemaCheck> SchemaCheck::create(Framework framework, Profile profile) {
+  SchemaCheck c;
+  c.m_name = std::string(schema::schema_name_for(framework, profile));
+  const auto text = schema::embedded_schema(c.m_name);
+  if (!text) return internal_error(fmt::format("schema '{}' is not embedded", c.m_name));
+  auto doc = pyjson::parse_json(*text);
+  if (!doc) return internal_error(fmt::format("schema '{}': {}", c.m_name, doc.error().message));
+  auto compiled = schema::CompiledSchema::compile(*doc, schema::k_entry_pointer);
+  if (!compiled) return internal_error(fmt::format("schema '{}': {}", c.m_name, compiled.error().message));
+  c.m_entry = std::make_unique<schema::CompiledSchema>(std::move(*compiled));
+  return c;
+}
+
+void SchemaCheck::check(const std::string& name, pyjson::Value& entry, FindingSink& sink) const {
+  pyjson::Value wrapper = pyjson::Value::object();
+  wrapper.add(name, std::move(entry));
+  if (!m_entry->is_valid(wrapper)) {
+    std::vector<schema::Violation> violations;
+    m_entry->validate(wrapper, "/data", violations);
+    for (auto& v : violations) {
+      Finding f;
+      f.kind = FindingKind::schema;
+      f.entry = name;
+      f.pointer = std::move(v.instance_pointer);
+      f.message = fmt::format("{} (schema {}#{})", v.message, m_name, v.schema_pointer);
+      sink.add(std::move(f));
+    }
+  }
+  entry = std::move(wrapper.as_object().front().value);
+}
+
+}  // namespace msdump::verify

@@ -1,0 +1,38 @@
+#pragma once
+// SchemaCheck: validates dump.json entries, one at a time, against the embedded JSON Schema
+// for the dump's framework and profile (schemas/, lib/schema), and turns every violation
+// into a Finding of kind schema whose pointer is the instance pointer.
+
+#include <memory>
+#include <string>
+
+#include "core/profile.h"
+#include "core/result.h"
+#include "pyjson/json_value.h"
+#include "verify/finding_sink.h"
+
+namespace msdump::schema { class CompiledSchema; }
+
+namespace msdump::verify {
+
+class SchemaCheck {
+ public:
+  // Compiles the entry sub-schema of schema_name_for(framework, profile). Fails only if the
+  // embedded schema does not compile (a bug: internal error).
+  static Result<SchemaCheck> create(Framework framework, Profile profile);
+  SchemaCheck(SchemaCheck&&) noexcept;
+  SchemaCheck& operator=(SchemaCheck&&) noexcept;
+  ~SchemaCheck();
+
+  // Validates entry `name`; `entry` is moved into a one-member object for the validator and
+  // moved back, so nothing is copied.
+  void check(const std::string& name, pyjson::Value& entry, FindingSink& sink) const;
+  const std::string& schema_name() const { return m_name; }
+
+ private:
+  SchemaCheck() = default;
+  std::unique_ptr<schema::CompiledSchema> m_entry;
+  std::string m_name;
+};
+
+}  // namespace msdump::verify

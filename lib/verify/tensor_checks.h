@@ -1,0 +1,40 @@
+#pragma once
+// Checks of tensor leaves against their files in dump_tensor_data/ (or --tensors DIR): the
+// file named by data_name exists inside the directory, its dtype and shape agree with the
+// leaf, its recomputed statistics agree within tensor-formats.md §4.6 tolerances (PASS, WARN
+// band for CPU-produced dumps as warnings, FAIL as errors), its checksum agrees exactly; and,
+// at the end, no file of the directory went unreferenced.
+
+#include <set>
+#include <string>
+
+#include "core/profile.h"
+#include "pyjson/json_value.h"
+#include "stats/leaf_stats.h"
+#include "stats/tolerance.h"
+#include "verify/finding_sink.h"
+
+namespace msdump::verify {
+
+class TensorChecker {
+ public:
+  TensorChecker(std::string dir, Framework framework, Profile profile, SummaryMode mode,
+                stats::ToleranceOptions tolerance, int threads);
+
+  // Checks the leaf at `pointer` (it has a "data_name"). Returns true when its file was read.
+  bool check(const pyjson::Value& leaf, const std::string& entry, const std::string& pointer, FindingSink& sink);
+  // Reports files of the directory that no data_name referenced.
+  void report_unreferenced(FindingSink& sink) const;
+
+ private:
+  std::string m_dir;
+  Framework m_framework;
+  Profile m_profile;
+  SummaryMode m_mode;
+  stats::ToleranceOptions m_tolerance;
+  int m_threads;
+  std::set<std::string> m_referenced;
+  stats::ReadBuffer m_buffer;
+};
+
+}  // namespace msdump::verify

@@ -1,0 +1,71 @@
+#pragma once
+// verify: checks one dump (dump.json [+ stack.json, construct.json, dump_tensor_data/]) and
+// reports every finding.
+//
+//   VerifyOptions -> Result<VerifyReport>
+//
+// The Result fails only when the dump cannot be looked at at all (the path does not exist, is
+// not a file); everything wrong inside the dump, including invalid JSON, is a Finding.
+// Checks, in one streaming pass over dump.json (memory bounded by the largest entry, plus the
+// set of entry names):
+//   schema      the embedded JSON Schema for the dump's framework and profile, entry by entry;
+//   semantics   names vs level and framework, data_name vs entry and position, statistics vs
+//               dtype and shape, duplicate keys, in-place checksum races;
+//   tensors     with dump_tensor_data/ (or --tensors): every data_name exists, dtype and shape
+//               agree, recomputed statistics and checksums agree, no unreferenced files;
+//   cross-file  stack.json and construct.json against dump.json;
+//   golden      with --against (or --capture, converted first): missing / extra entries
+//               (backward entries renumbered as msprobe's compare does), dtype, shape,
+//               statistics beyond tolerance, changed values.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/profile.h"
+#include "core/result.h"
+#include "stats/tolerance.h"
+#include "verify/finding.h"
+
+namespace msdump::verify {
+
+struct VerifyOptions {
+  std::string path;                    // dump.json, or the directory holding it
+  std::optional<std::string> against;  // golden dump.json or directory
+  std::optional<std::string> capture;  // capture directory, converted and used as the golden
+  std::optional<std::string> tensors;  // tensor directory (default: dump_tensor_data/ beside dump.json)
+  bool check_tensors = true;           // recompute statistics from tensor files when present
+  stats::ToleranceOptions tolerance;   // --rtol / --atol / --ulps overrides
+  std::vector<FindingKind> warn_only;  // kinds downgraded from error to warning
+  std::size_t max_findings = 0;        // 0: keep all
+  int threads = 1;
+};
+
+struct VerifySummary {
+  std::string file;                    // the dump.json verified
+  Framework framework = Framework::pytorch;
+  Profile profile = Profile::current;  // detected
+  std::string task;
+  std::string level;
+  std::uint64_t entries = 0;
+  std::uint64_t leaves = 0;            // tensor leaves seen
+  std::uint64_t tensors_checked = 0;   // tensor files read and recomputed
+  std::uint64_t bytes = 0;             // size of dump.json
+  std::uint64_t errors = 0;
+  std::uint64_t warnings = 0;
+  std::uint64_t dropped = 0;           // findings beyond max_findings (counted, not kept)
+  std::map<std::string, std::uint64_t> by_kind;
+  double seconds = 0.0;
+};
+
+struct VerifyReport {
+  std::vector<Finding> findings;
+  VerifySummary summary;
+  bool clean() const { return summary.errors == 0; }
+};
+
+Result<VerifyReport> verify_dump(const VerifyOptions& options);
+
+}  // namespace msdump::verify
