@@ -130,6 +130,17 @@ inline DoubleBatch widen_hi(FloatBatch x) {
 #endif
 }
 
+// k_doubles floats at f, converted to double (a memory-operand conversion: no extract).
+inline DoubleBatch widen_load(const float* f) {
+#if XSIMD_WITH_AVX512F
+  return _mm512_cvtps_pd(_mm256_loadu_ps(f));
+#elif XSIMD_WITH_AVX
+  return _mm256_cvtps_pd(_mm_loadu_ps(f));
+#else
+  return _mm_cvtps_pd(_mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(f))));
+#endif
+}
+
 // stats_element.h's float_key on whole registers.
 inline Int16Batch keys16(Int16Batch b) { return b ^ ((b >> 15) & Int16Batch(0x7fff)); }
 inline Int32Batch keys32(Int32Batch b) { return b ^ ((b >> 31) & Int32Batch(0x7fffffff)); }
@@ -153,10 +164,8 @@ struct Float32Step {
     const auto k1 = keys32(xsimd::bitwise_cast<Int32Batch>(x1));
     hi = xsimd::max(k0, k1);
     lo = xsimd::min(k0, k1);
-    d[0] = widen_lo(x0);
-    d[1] = widen_hi(x0);
-    d[2] = widen_lo(x1);
-    d[3] = widen_hi(x1);
+    // widen straight from memory (half-register loads hit L1) instead of extracting upper halves
+    for (std::size_t j = 0; j < 4; ++j) d[j] = widen_load(f + j * k_doubles);
     abs = xsimd::abs(x0) + xsimd::abs(x1);
   }
 };
