@@ -90,7 +90,9 @@ def ref(name):
 
 
 def if_type(types, then):
-    cond = {"properties": {"type": {"const": types[0]} if len(types) == 1 else {"enum": types}}}
+    # "required": an absent "type" must not make the condition vacuously true.
+    cond = {"required": ["type"],
+            "properties": {"type": {"const": types[0]} if len(types) == 1 else {"enum": types}}}
     return {"if": cond, "then": then}
 
 
@@ -264,7 +266,7 @@ def dump_schema(framework, profile):
         special += pg_types
     others = [t for t in value_types if t not in special]
     typed.append({
-        "if": {"properties": {"type": {"not": {"enum": special}}}},
+        "if": {"required": ["type"], "properties": {"type": {"not": {"enum": special}}}},
         "then": {"allOf": [ref("value_leaf"), {"properties": {"type": {"enum": others}}}]},
     })
     d["typed_leaf"] = {
@@ -406,6 +408,9 @@ def stack_schema():
         "then": ref("groups"),
         "else": ref("legacy"),
         "definitions": {
+            # propertyNames sub-schemas are always $refs: valijson 1.0 loses an inline one inside
+            # a definition reached through if/then.
+            "group_key": {"type": "string", "pattern": "^(0|[1-9][0-9]*)$"},
             "forward_name": {"type": "string", "pattern": FORWARD_NAME},
             "frames": {"type": "array", "items": {"type": "string"}},
             "group": {
@@ -419,7 +424,7 @@ def stack_schema():
             },
             "groups": {
                 "type": "object",
-                "propertyNames": {"pattern": "^(0|[1-9][0-9]*)$"},
+                "propertyNames": ref("group_key"),
                 "additionalProperties": ref("group"),
             },
             "legacy": {
@@ -445,6 +450,7 @@ def construct_schema():
         "else": ref("plain"),
         "definitions": {
             "node_name": {"type": "string", "pattern": key},
+            "megatron_key": {"anyOf": [ref("node_name"), {"const": "megatron_micro_step_number"}]},
             "parent": {"type": ["string", "null"], "pattern": "^(|" + key[1:-1] + ")$"},
             "plain": {
                 "type": "object",
@@ -455,7 +461,7 @@ def construct_schema():
                 "type": "object",
                 "required": ["megatron_micro_step_number"],
                 "properties": {"megatron_micro_step_number": {"type": "integer", "minimum": 0}},
-                "propertyNames": {"anyOf": [ref("node_name"), {"const": "megatron_micro_step_number"}]},
+                "propertyNames": ref("megatron_key"),
                 "additionalProperties": {
                     "type": "array",
                     "items": [ref("parent"), {"type": "integer", "minimum": 0}],
@@ -541,7 +547,7 @@ def trace_schema():
             if_type(["torch.device"], ref("device_leaf")),
             if_type(["torch.ProcessGroup", "mindspore.ProcessGroup"], ref("process_group_leaf")),
             {
-                "if": {"properties": {"type": {"not": {"enum": special}}}},
+                "if": {"required": ["type"], "properties": {"type": {"not": {"enum": special}}}},
                 "then": {"allOf": [ref("value_leaf"), {"properties": {"type": {"enum": others}}}]},
             },
         ],
@@ -583,7 +589,7 @@ def trace_schema():
         "type": "object",
         "required": ["kind", "name"],
         "properties": {"kind": {"const": "data"}, "name": {"type": "string", "pattern": entry_name}},
-        "if": {"properties": {"name": {"pattern": pg}}},
+        "if": {"required": ["name"], "properties": {"name": {"pattern": pg}}},
         "then": {
             "description": "parameters_grad: one key per parameter holding [<tensor leaf>]",
             "properties": {"kind": True, "name": True},
@@ -632,9 +638,9 @@ def trace_schema():
         "required": ["kind"],
         "properties": {"kind": {"type": "string"}},
         "allOf": [
-            {"if": {"properties": {"kind": {"const": "data"}}}, "then": ref("data_event")},
-            {"if": {"properties": {"kind": {"const": "stack"}}}, "then": ref("stack_event")},
-            {"if": {"properties": {"kind": {"const": "construct"}}}, "then": ref("construct_event")},
+            {"if": {"required": ["kind"], "properties": {"kind": {"const": "data"}}}, "then": ref("data_event")},
+            {"if": {"required": ["kind"], "properties": {"kind": {"const": "stack"}}}, "then": ref("stack_event")},
+            {"if": {"required": ["kind"], "properties": {"kind": {"const": "construct"}}}, "then": ref("construct_event")},
         ],
     }
     return {

@@ -1,0 +1,347 @@
+#include "schema/compiled_schema.h"
+
+#include <algorithm>
+#include <map>
+
+#include "pyjson/pyfloat.h"
+
+namespace msdump::schema {
+namespace {
+
+constexpr std::string_view k_ignored_keywords[] = {
+    "$schema", "$id", "id", "$comment", "title", "description", "default", "examples", "definitions",
+};
+
+// Unescapes one JSON Pointer token ("~1" -> "/", "~0" -> "~").
+std::string unescape_token(std::string_view t) {
+  std::string out;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '~' && i + 1 < t.size() && (t[i + 1] == '0' || t[i + 1] == '1')) {
+      out.push_back(t[i + 1] == '0' ? '~' : '/');
+      ++i;
+    } else {
+      out.push_back(t[i]);
+    }
+  }
+  return out;
+}
+
+// The value at JSON Pointer `pointer` inside `root`, or nullptr.
+const pyjson::Value* resolve(const pyjson::Value& root, std::string_view pointer) {
+  const pyjson::Value* cur = &root;
+  if (pointer == "/") return cur;
+  while (!pointer.empty()) {
+    if (pointer[0] != '/') return nullptr;
+    pointer.remove_prefix(1);
+    const std::size_t slash = pointer.find('/');
+    const std::string token = unescape_token(pointer.substr(0, slash));
+    pointer = slash == std::string_view::npos ? std::string_view() : pointer.substr(slash);
+    if (cur->is_object()) {
+      cur = cur->find(token);
+    } else if (cur->is_array()) {
+      std::size_t i = 0;
+      if (token.empty() || token.size() > 9 || token.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+      i = std::stoul(token);
+      if (i >= cur->as_array().size()) return nullptr;
+      cur = &cur->as_array()[i];
+    } else {
+      return nullptr;
+    }
+    if (cur == nullptr) return nullptr;
+  }
+  return cur;
+}
+
+// "'<keyword>' <what>", built by appending: GCC 12 reports a false -Wrestrict on
+// "'" + std::string(...) + "..." chains.
+std::string keyword_error(std::string_view keyword, std::string_view what) {
+  std::string s = "'";
+  s.append(keyword);
+  s += "' ";
+  s.append(what);
+  return s;
+}
+
+std::string child_pointer(const std::string& parent, std::string_view keyword) {
+  std::string p = parent;
+  append_pointer_token(p, keyword);
+  return p;
+}
+
+class Compiler {
+ public:
+  Compiler(const pyjson::Value& root, std::vector<std::unique_ptr<SchemaNode>>& nodes) : m_root(root), m_nodes(nodes) {}
+
+  // The node for the schema at `pointer` (compiled once; cycles through $ref are fine because
+  // a node is registered before its children are compiled). nullptr after an error.
+  const SchemaNode* node_at(const std::string& pointer) {
+    const auto it = m_by_pointer.find(pointer);
+    if (it != m_by_pointer.end()) return it->second;
+    const pyjson::Value* schema = resolve(m_root, pointer);
+    if (schema == nullptr) {
+      fail("", "no sub-schema at '" + pointer + "'");
+      return nullptr;
+    }
+    m_nodes.push_back(std::make_unique<SchemaNode>());
+    SchemaNode* node = m_nodes.back().get();
+    node->pointer = pointer;
+    m_by_pointer.emplace(pointer, node);
+    fill(*node, *schema);
+    return m_error.empty() ? node : nullptr;
+  }
+
+  const std::string& error() const { return m_error; }
+
+ private:
+  void fail(const std::string& where, std::string what) {
+    if (m_error.empty()) m_error = where.empty() ? std::move(what) : where + ": " + what;
+  }
+
+  const SchemaNode* sub(const SchemaNode& parent, std::string_view keyword) {
+    return node_at(child_pointer(parent.pointer, keyword));
+  }
+  const SchemaNode* sub(const SchemaNode& parent, std::string_view keyword, std::string_view key) {
+    return node_at(child_pointer(child_pointer(parent.pointer, keyword), key));
+  }
+  const SchemaNode* sub(const SchemaNode& parent, std::string_view keyword, std::size_t index) {
+    std::string p = child_pointer(parent.pointer, keyword);
+    append_pointer_index(p, index);
+    return node_at(p);
+  }
+
+  bool count(const SchemaNode& n, const pyjson::Value& v, std::string_view keyword, std::size_t& out) {
+    const std::int64_t* i = v.if_int();
+    if (i == nullptr || *i < 0) {
+      fail(n.pointer, keyword_error(keyword, "must be a non-negative integer"));
+      return false;
+    }
+    out = static_cast<std::size_t>(*i);
+    return true;
+  }
+
+  bool number(const SchemaNode& n, const pyjson::Value& v, std::string_view keyword, double& out) {
+    if (const std::int64_t* i = v.if_int()) {
+      out = static_cast<double>(*i);
+    } else if (const double* d = v.if_float()) {
+      out = *d;
+    } else {
+      fail(n.pointer, keyword_error(keyword, "must be a number"));
+      return false;
+    }
+    return true;
+  }
+
+  bool string_list(const SchemaNode& n, const pyjson::Value& v, std::string_view keyword, std::vector<std::string>& out) {
+    if (!v.is_array()) {
+      fail(n.pointer, keyword_error(keyword, "must be an array of strings"));
+      return false;
+    }
+    for (const pyjson::Value& s : v.as_array()) {
+      if (!s.is_string()) {
+        fail(n.pointer, keyword_error(keyword, "must be an array of strings"));
+        return false;
+      }
+      out.push_back(s.as_string());
+    }
+    return true;
+  }
+
+  std::unique_ptr<SchemaRegex> regex(const SchemaNode& n, const std::string& pattern) {
+    auto re = SchemaRegex::compile(pattern);
+    if (!re) {
+      fail(n.pointer, re.error().message);
+      return nullptr;
+    }
+    return std::make_unique<SchemaRegex>(std::move(*re));
+  }
+
+  void type(SchemaNode& n, const pyjson::Value& v) {
+    auto bit = [&](const pyjson::Value& name) -> unsigned {
+      static constexpr std::pair<std::string_view, unsigned> k_names[] = {
+          {"null", k_type_null},     {"boolean", k_type_boolean}, {"integer", k_type_integer},
+          {"number", k_type_number}, {"string", k_type_string},   {"array", k_type_array},
+          {"object", k_type_object},
+      };
+      if (const std::string* s = name.if_string()) {
+        for (const auto& [text, b] : k_names) {
+          if (*s == text) return b;
+        }
+      }
+      fail(n.pointer, "unknown type in 'type'");
+      return 0;
+    };
+    if (v.is_array()) {
+      for (const pyjson::Value& t : v.as_array()) n.types |= bit(t);
+    } else {
+      n.types = bit(v);
+    }
+  }
+
+  void enumeration(SchemaNode& n, const pyjson::Value& values) {
+    n.has_enum = true;
+    for (const pyjson::Value& e : values.as_array()) {
+      if (e.is_string()) {
+        n.enum_strings.insert(e.as_string());
+      } else {
+        n.enum_others.push_back(e);
+      }
+      n.enum_all.push_back(e);
+    }
+  }
+
+  void fill(SchemaNode& n, const pyjson::Value& schema) {
+    if (schema.is_bool()) {
+      n.always_false = !schema.as_bool();
+      return;
+    }
+    if (!schema.is_object()) {
+      fail(n.pointer, "a schema must be an object or a boolean");
+      return;
+    }
+    if (const pyjson::Value* ref = schema.find("$ref")) {
+      const std::string* target = ref->if_string();
+      if (target == nullptr || target->empty() || (*target)[0] != '#') {
+        fail(n.pointer, "only local $ref ('#/...') is supported");
+        return;
+      }
+      const std::string pointer = target->substr(1);
+      if (resolve(m_root, pointer) == nullptr) {
+        fail(n.pointer, "$ref '" + *target + "' does not resolve");
+        return;
+      }
+      n.ref = node_at(pointer);
+      return;
+    }
+    for (const pyjson::Member& m : schema.as_object()) {
+      if (!m_error.empty()) return;
+      keyword(n, m.key, m.value, schema);
+    }
+  }
+
+  void keyword(SchemaNode& n, const std::string& k, const pyjson::Value& v, const pyjson::Value& schema) {
+    if (k == "type") {
+      type(n, v);
+    } else if (k == "enum") {
+      if (!v.is_array()) return fail(n.pointer, "'enum' must be an array");
+      enumeration(n, v);
+    } else if (k == "const") {
+      enumeration(n, pyjson::Value::array({v}));
+      n.is_const = true;
+    } else if (k == "minimum") {
+      n.has_minimum = number(n, v, k, n.minimum);
+    } else if (k == "maximum") {
+      n.has_maximum = number(n, v, k, n.maximum);
+    } else if (k == "exclusiveMinimum") {
+      n.has_exclusive_minimum = number(n, v, k, n.exclusive_minimum);
+    } else if (k == "exclusiveMaximum") {
+      n.has_exclusive_maximum = number(n, v, k, n.exclusive_maximum);
+    } else if (k == "minLength") {
+      count(n, v, k, n.min_length);
+    } else if (k == "maxLength") {
+      count(n, v, k, n.max_length);
+    } else if (k == "pattern") {
+      if (!v.is_string()) return fail(n.pointer, "'pattern' must be a string");
+      n.pattern = regex(n, v.as_string());
+    } else if (k == "items") {
+      if (v.is_array()) {
+        for (std::size_t i = 0; i < v.as_array().size(); ++i) n.tuple_items.push_back(sub(n, k, i));
+      } else {
+        n.items = sub(n, k);
+      }
+    } else if (k == "additionalItems") {
+      n.additional_items = sub(n, k);
+    } else if (k == "minItems") {
+      count(n, v, k, n.min_items);
+    } else if (k == "maxItems") {
+      count(n, v, k, n.max_items);
+    } else if (k == "required") {
+      string_list(n, v, k, n.required);
+    } else if (k == "properties" || k == "patternProperties") {
+      if (!v.is_object()) return fail(n.pointer, keyword_error(k, "must be an object"));
+      for (const pyjson::Member& p : v.as_object()) {
+        const SchemaNode* child = sub(n, k, p.key);
+        if (k == "properties") {
+          n.properties.emplace_back(p.key, child);
+        } else if (auto re = regex(n, p.key)) {
+          n.pattern_properties.emplace_back(std::move(*re), child);
+        }
+      }
+    } else if (k == "additionalProperties") {
+      if (v.is_bool() && !v.as_bool()) {
+        n.additional_forbidden = true;
+      } else if (!(v.is_bool() && v.as_bool())) {
+        n.additional_properties = sub(n, k);
+      }
+    } else if (k == "propertyNames") {
+      n.property_names = sub(n, k);
+    } else if (k == "dependencies") {
+      if (!v.is_object()) return fail(n.pointer, "'dependencies' must be an object");
+      for (const pyjson::Member& d : v.as_object()) {
+        if (d.value.is_array()) {
+          n.dependencies.emplace_back(d.key, std::vector<std::string>{});
+          string_list(n, d.value, k, n.dependencies.back().second);
+        } else {
+          n.schema_dependencies.emplace_back(d.key, sub(n, k, d.key));
+        }
+      }
+    } else if (k == "minProperties") {
+      count(n, v, k, n.min_properties);
+    } else if (k == "maxProperties") {
+      count(n, v, k, n.max_properties);
+    } else if (k == "allOf" || k == "anyOf" || k == "oneOf") {
+      if (!v.is_array() || v.as_array().empty()) return fail(n.pointer, keyword_error(k, "must be a non-empty array"));
+      auto& list = k == "allOf" ? n.all_of : k == "anyOf" ? n.any_of : n.one_of;
+      for (std::size_t i = 0; i < v.as_array().size(); ++i) list.push_back(sub(n, k, i));
+    } else if (k == "not") {
+      n.not_schema = sub(n, k);
+    } else if (k == "if") {
+      n.if_schema = sub(n, k);
+      if (const pyjson::Value* t = schema.find("then"); t != nullptr) n.then_schema = sub(n, "then");
+      if (const pyjson::Value* e = schema.find("else"); e != nullptr) n.else_schema = sub(n, "else");
+    } else if (k == "then" || k == "else") {
+      // compiled with "if"; without an "if" they have no effect (draft 7)
+    } else if (std::find(std::begin(k_ignored_keywords), std::end(k_ignored_keywords), k) ==
+               std::end(k_ignored_keywords)) {
+      fail(n.pointer, "unsupported keyword '" + k + "'");
+    }
+  }
+
+  const pyjson::Value& m_root;
+  std::vector<std::unique_ptr<SchemaNode>>& m_nodes;
+  std::map<std::string, SchemaNode*> m_by_pointer;
+  std::string m_error;
+};
+
+}  // namespace
+
+Result<CompiledSchema> CompiledSchema::compile(const pyjson::Value& document, std::string_view pointer) {
+  CompiledSchema schema;
+  Compiler compiler(document, schema.m_nodes);
+  const std::string start = pointer == "/" ? std::string() : std::string(pointer);
+  schema.m_root = compiler.node_at(start);
+  if (schema.m_root == nullptr) return invalid_input(compiler.error());
+  return schema;
+}
+
+std::string describe_value(const pyjson::Value& v) {
+  switch (v.kind()) {
+    case pyjson::Kind::null: return "null";
+    case pyjson::Kind::boolean: return v.as_bool() ? "true" : "false";
+    case pyjson::Kind::integer: return std::to_string(v.as_int());
+    case pyjson::Kind::big_integer: return v.as_big_integer();
+    case pyjson::Kind::floating: {
+      std::string s;
+      pyjson::append_python_float(s, v.as_float());
+      return s;
+    }
+    case pyjson::Kind::string: {
+      const std::string& s = v.as_string();
+      return s.size() > 60 ? "\"" + s.substr(0, 57) + "...\"" : "\"" + s + "\"";
+    }
+    case pyjson::Kind::array: return "an array";
+    case pyjson::Kind::object: return "an object";
+  }
+  return "a value";
+}
+
+}  // namespace msdump::schema

@@ -1,0 +1,112 @@
+#pragma once
+// CompiledSchema: a JSON Schema (draft 7) document turned once into a graph of SchemaNodes, so
+// validating a value is a walk over that value with every rule pre-parsed: type bitmasks,
+// string enums in hash sets, patterns as DFAs (schema_regex.h), $ref resolved to node
+// pointers. It is msdump's fast validator; valijson (reference_validator.h) is the reference it
+// is tested against (tests/schema/engines_agree_test.cpp).
+//
+// Supported keywords: $ref (local "#/..." references), type, enum, const, minimum, maximum,
+// exclusiveMinimum, exclusiveMaximum, minLength, maxLength, pattern, items (schema or array),
+// additionalItems, minItems, maxItems, required, properties, patternProperties,
+// additionalProperties, propertyNames, dependencies, minProperties, maxProperties, allOf,
+// anyOf, oneOf, not, if/then/else, boolean schemas; annotations ($schema, $id, $comment, title,
+// description, default, examples, definitions) are ignored. Any other keyword is a compile
+// error, so a rule is never silently skipped.
+//
+// Python semantics of numbers (dump-format.md §9): "integer" matches integer tokens only
+// (3.0 is a float), "number" matches both and NaN/Infinity; big integers are integers.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+#include "pyjson/json_value.h"
+#include "schema/schema_regex.h"
+#include "schema/violation.h"
+
+namespace msdump::schema {
+
+// Bits of SchemaNode::types.
+enum TypeBit : unsigned {
+  k_type_null = 1u << 0,
+  k_type_boolean = 1u << 1,
+  k_type_integer = 1u << 2,
+  k_type_number = 1u << 3,
+  k_type_string = 1u << 4,
+  k_type_array = 1u << 5,
+  k_type_object = 1u << 6,
+};
+
+struct SchemaNode {
+  std::string pointer;        // JSON Pointer of this schema in its document ("" = root)
+  bool always_false = false;  // the boolean schema `false`
+  const SchemaNode* ref = nullptr;  // $ref target (draft 7: siblings of $ref are ignored)
+
+  unsigned types = 0;  // 0 = any type
+  bool has_enum = false;
+  bool is_const = false;  // enum of one value that came from "const"
+  std::unordered_set<std::string> enum_strings;
+  std::vector<pyjson::Value> enum_others;  // non-string enum members
+  std::vector<pyjson::Value> enum_all;     // every member, for messages
+
+  bool has_minimum = false, has_maximum = false, has_exclusive_minimum = false, has_exclusive_maximum = false;
+  double minimum = 0, maximum = 0, exclusive_minimum = 0, exclusive_maximum = 0;
+  std::size_t min_length = 0, max_length = SIZE_MAX;
+  std::unique_ptr<SchemaRegex> pattern;
+
+  const SchemaNode* items = nullptr;             // "items": schema
+  std::vector<const SchemaNode*> tuple_items;    // "items": [schemas]
+  const SchemaNode* additional_items = nullptr;  // with tuple_items
+  std::size_t min_items = 0, max_items = SIZE_MAX;
+
+  std::vector<std::string> required;
+  std::vector<std::pair<std::string, const SchemaNode*>> properties;
+  std::vector<std::pair<SchemaRegex, const SchemaNode*>> pattern_properties;
+  const SchemaNode* additional_properties = nullptr;  // nullptr = any (or forbidden, below)
+  bool additional_forbidden = false;                  // "additionalProperties": false
+  const SchemaNode* property_names = nullptr;
+  std::vector<std::pair<std::string, std::vector<std::string>>> dependencies;
+  std::vector<std::pair<std::string, const SchemaNode*>> schema_dependencies;
+  std::size_t min_properties = 0, max_properties = SIZE_MAX;
+
+  std::vector<const SchemaNode*> all_of, any_of, one_of;
+  const SchemaNode* not_schema = nullptr;
+  const SchemaNode* if_schema = nullptr;
+  const SchemaNode* then_schema = nullptr;
+  const SchemaNode* else_schema = nullptr;
+};
+
+class CompiledSchema {
+ public:
+  // Compiles the sub-schema of `document` at JSON Pointer `pointer` ("" or "/" = the whole
+  // document, "/definitions/entry" = one definition). Fails (ErrorCode::invalid_input) with
+  // the schema location, e.g. "/definitions/x: unsupported keyword 'format'",
+  // "/properties/a: $ref '#/definitions/nope' does not resolve",
+  // "no sub-schema at '/definitions/entri'".
+  static Result<CompiledSchema> compile(const pyjson::Value& document, std::string_view pointer = "");
+
+  // Validates `value`, appending one Violation per broken rule (all of them, in document
+  // order) to `out`; instance pointers start with `prefix` (e.g. "/data" when `value` is one
+  // member of a dump's "data" wrapped as {name: entry}). Returns whether `value` is valid.
+  bool validate(const pyjson::Value& value, std::string_view prefix, std::vector<Violation>& out) const;
+
+  // Whether `value` is valid, stopping at the first broken rule (no messages).
+  bool is_valid(const pyjson::Value& value) const;
+
+  const SchemaNode& root() const { return *m_root; }
+
+ private:
+  std::vector<std::unique_ptr<SchemaNode>> m_nodes;
+  const SchemaNode* m_root = nullptr;
+};
+
+// Compact description of a value for messages: "\"torch.float99\"", "-1", "2.5", "null",
+// "an array", "an object" (strings longer than 60 bytes are cut with "...").
+std::string describe_value(const pyjson::Value& v);
+
+}  // namespace msdump::schema

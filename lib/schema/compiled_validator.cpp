@@ -1,0 +1,412 @@
+// The validation walk of CompiledSchema (compiled_schema.h). One Walker per validate() call;
+// in "fast" mode (no output vector) it returns at the first broken rule, which is how "if",
+// "not", "anyOf" and "oneOf" evaluate their sub-schemas.
+
+#include <algorithm>
+#include <cmath>
+
+#include "schema/compiled_schema.h"
+
+namespace msdump::schema {
+namespace {
+
+unsigned kind_bits(const pyjson::Value& v) {
+  switch (v.kind()) {
+    case pyjson::Kind::null: return k_type_null;
+    case pyjson::Kind::boolean: return k_type_boolean;
+    case pyjson::Kind::integer:
+    case pyjson::Kind::big_integer: return k_type_integer | k_type_number;
+    case pyjson::Kind::floating: return k_type_number;
+    case pyjson::Kind::string: return k_type_string;
+    case pyjson::Kind::array: return k_type_array;
+    case pyjson::Kind::object: return k_type_object;
+  }
+  return 0;
+}
+
+// Python's == on JSON values: numbers compare by value across int and float.
+bool json_equal(const pyjson::Value& a, const pyjson::Value& b) {
+  if (a.is_number() && b.is_number()) {
+    if (a.kind() == pyjson::Kind::integer && b.kind() == pyjson::Kind::integer) return a.as_int() == b.as_int();
+    if (a.kind() == pyjson::Kind::big_integer || b.kind() == pyjson::Kind::big_integer) return a.identical(b);
+    const double x = a.is_float() ? a.as_float() : static_cast<double>(a.as_int());
+    const double y = b.is_float() ? b.as_float() : static_cast<double>(b.as_int());
+    return x == y;
+  }
+  if (a.kind() != b.kind()) return false;
+  if (a.is_array()) {
+    const auto& x = a.as_array();
+    const auto& y = b.as_array();
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      if (!json_equal(x[i], y[i])) return false;
+    }
+    return true;
+  }
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (const pyjson::Member& m : a.as_object()) {
+      const pyjson::Value* o = b.find(m.key);
+      if (o == nullptr || !json_equal(m.value, *o)) return false;
+    }
+    return true;
+  }
+  return a.identical(b);
+}
+
+// The value as a double for minimum/maximum; big integers become +-infinity (beyond any bound
+// a schema can state as a double).
+double numeric(const pyjson::Value& v) {
+  switch (v.kind()) {
+    case pyjson::Kind::integer: return static_cast<double>(v.as_int());
+    case pyjson::Kind::floating: return v.as_float();
+    default: return v.as_big_integer()[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+  }
+}
+
+std::string type_names(unsigned types) {
+  static constexpr std::pair<unsigned, std::string_view> k_names[] = {
+      {k_type_null, "null"},     {k_type_boolean, "boolean"}, {k_type_integer, "integer"},
+      {k_type_number, "number"}, {k_type_string, "string"},   {k_type_array, "array"},
+      {k_type_object, "object"},
+  };
+  std::vector<std::string_view> names;
+  for (const auto& [bit, name] : k_names) {
+    if (types & bit) names.push_back(name);
+  }
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+std::string_view kind_word(const pyjson::Value& v) {
+  switch (v.kind()) {
+    case pyjson::Kind::null: return "null";
+    case pyjson::Kind::boolean: return "boolean";
+    case pyjson::Kind::integer:
+    case pyjson::Kind::big_integer: return "integer";
+    case pyjson::Kind::floating: return "float";
+    case pyjson::Kind::string: return "string";
+    case pyjson::Kind::array: return "array";
+    case pyjson::Kind::object: return "object";
+  }
+  return "value";
+}
+
+// "1 item", "2 items", "1 property", "2 properties".
+std::string plural(std::size_t n, std::string_view word) {
+  std::string s = std::to_string(n) + " ";
+  if (n == 1) return s.append(word);
+  if (word.back() == 'y') return s.append(word.substr(0, word.size() - 1)).append("ies");
+  return s.append(word).append("s");
+}
+
+class Walker {
+ public:
+  // `out` == nullptr: fast mode.
+  Walker(std::vector<Violation>* out, std::string_view prefix) : m_out(out), m_prefix(prefix) {}
+
+  bool check(const SchemaNode& n, const pyjson::Value& v) {
+    const SchemaNode* node = &n;
+    while (node->ref != nullptr) node = node->ref;
+    if (node->always_false) {
+      report(*node, "", "no value is allowed here");
+      return false;
+    }
+    bool ok = true;
+    // Every keyword group below returns early in fast mode once `ok` is false.
+#define MSDUMP_SCHEMA_STEP(expr) \
+  do {                           \
+    ok = (expr) && ok;           \
+    if (!ok && !m_out) return false; \
+  } while (0)
+    if (node->types != 0 && (node->types & kind_bits(v)) == 0) {
+      // A value of the wrong type makes the type-specific keywords meaningless: stop here.
+      report(*node, "type", "expected " + type_names(node->types) + ", got " + std::string(kind_word(v)));
+      return false;
+    }
+    if (node->has_enum) MSDUMP_SCHEMA_STEP(check_enum(*node, v));
+    switch (v.kind()) {
+      case pyjson::Kind::integer:
+      case pyjson::Kind::big_integer:
+      case pyjson::Kind::floating: MSDUMP_SCHEMA_STEP(check_number(*node, v)); break;
+      case pyjson::Kind::string: MSDUMP_SCHEMA_STEP(check_string(*node, v.as_string())); break;
+      case pyjson::Kind::array: MSDUMP_SCHEMA_STEP(check_array(*node, v.as_array())); break;
+      case pyjson::Kind::object: MSDUMP_SCHEMA_STEP(check_object(*node, v)); break;
+      default: break;
+    }
+    MSDUMP_SCHEMA_STEP(check_combinators(*node, v));
+#undef MSDUMP_SCHEMA_STEP
+    return ok;
+  }
+
+ private:
+  struct Segment {
+    const std::string* key;  // nullptr: array index
+    std::size_t index;
+  };
+
+  bool fast() const { return m_out == nullptr; }
+
+  std::string instance_pointer() const {
+    std::string p(m_prefix);
+    for (const Segment& s : m_path) {
+      if (s.key != nullptr) {
+        append_pointer_token(p, *s.key);
+      } else {
+        append_pointer_index(p, s.index);
+      }
+    }
+    return p;
+  }
+
+  void report(const SchemaNode& n, std::string_view keyword, std::string message) {
+    if (fast()) return;
+    std::string schema_pointer = n.pointer;
+    if (!keyword.empty()) append_pointer_token(schema_pointer, keyword);
+    m_out->push_back(Violation{instance_pointer(), std::move(schema_pointer), std::move(message)});
+  }
+
+  // Runs `n` on `v` without reporting.
+  static bool matches(const SchemaNode& n, const pyjson::Value& v) { return Walker(nullptr, {}).check(n, v); }
+
+  bool check_enum(const SchemaNode& n, const pyjson::Value& v) {
+    if (const std::string* s = v.if_string()) {
+      if (n.enum_strings.count(*s) != 0) return true;
+    } else {
+      for (const pyjson::Value& e : n.enum_others) {
+        if (json_equal(e, v)) return true;
+      }
+    }
+    if (fast()) return false;
+    if (n.is_const) {
+      report(n, "const", "expected " + describe_value(n.enum_all[0]) + ", got " + describe_value(v));
+      return false;
+    }
+    std::string allowed;
+    const std::size_t shown = std::min<std::size_t>(n.enum_all.size(), 8);
+    for (std::size_t i = 0; i < shown; ++i) allowed += (i ? ", " : "") + describe_value(n.enum_all[i]);
+    if (shown < n.enum_all.size()) allowed += ", ... (" + std::to_string(n.enum_all.size()) + " values)";
+    report(n, "enum", describe_value(v) + " is not one of the allowed values: " + allowed);
+    return false;
+  }
+
+  bool check_number(const SchemaNode& n, const pyjson::Value& v) {
+    bool ok = true;
+    const double x = numeric(v);
+    auto bound = [&](bool has, bool broken, std::string_view keyword, std::string_view words, double limit) {
+      if (!has || !broken) return;
+      ok = false;
+      report(n, keyword, describe_value(v) + " is " + std::string(words) + " " + describe_value(
+          std::floor(limit) == limit && std::fabs(limit) < 9e15 ? pyjson::Value::integer(static_cast<std::int64_t>(limit))
+                                                                : pyjson::Value::floating(limit)));
+    };
+    bound(n.has_minimum, x < n.minimum, "minimum", "less than the minimum", n.minimum);
+    bound(n.has_maximum, x > n.maximum, "maximum", "greater than the maximum", n.maximum);
+    bound(n.has_exclusive_minimum, x <= n.exclusive_minimum, "exclusiveMinimum", "not greater than", n.exclusive_minimum);
+    bound(n.has_exclusive_maximum, x >= n.exclusive_maximum, "exclusiveMaximum", "not less than", n.exclusive_maximum);
+    return ok;
+  }
+
+  bool check_string(const SchemaNode& n, const std::string& s) {
+    bool ok = true;
+    if (n.min_length > 0 || n.max_length != SIZE_MAX) {
+      // JSON Schema counts code points, not bytes.
+      std::size_t length = 0;
+      for (const char c : s) length += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+      if (length < n.min_length) {
+        ok = false;
+        report(n, "minLength", "expected at least " + plural(n.min_length, "character") + ", got " + std::to_string(length));
+      }
+      if (length > n.max_length) {
+        ok = false;
+        report(n, "maxLength", "expected at most " + plural(n.max_length, "character") + ", got " + std::to_string(length));
+      }
+    }
+    if (n.pattern && !n.pattern->search(s)) {
+      ok = false;
+      if (!fast()) {
+        report(n, "pattern", describe_value(pyjson::Value::string(s)) + " does not match the pattern " + n.pattern->pattern());
+      }
+    }
+    return ok;
+  }
+
+  bool check_array(const SchemaNode& n, const pyjson::Array& a) {
+    bool ok = true;
+    if (a.size() < n.min_items) {
+      ok = false;
+      report(n, "minItems", "expected at least " + plural(n.min_items, "item") + ", got " + std::to_string(a.size()));
+    }
+    if (a.size() > n.max_items) {
+      ok = false;
+      report(n, "maxItems", "expected at most " + plural(n.max_items, "item") + ", got " + std::to_string(a.size()));
+    }
+    if (!ok && fast()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const SchemaNode* item = nullptr;
+      if (!n.tuple_items.empty()) {
+        item = i < n.tuple_items.size() ? n.tuple_items[i] : n.additional_items;
+      } else {
+        item = n.items;
+      }
+      if (item == nullptr) continue;
+      m_path.push_back(Segment{nullptr, i});
+      const bool item_ok = check(*item, a[i]);
+      m_path.pop_back();
+      if (!item_ok) {
+        ok = false;
+        if (fast()) return false;
+      }
+    }
+    return ok;
+  }
+
+  bool check_object(const SchemaNode& n, const pyjson::Value& v) {
+    const pyjson::Object& members = v.as_object();
+    bool ok = true;
+    if (members.size() < n.min_properties) {
+      ok = false;
+      report(n, "minProperties", "expected at least " + plural(n.min_properties, "property") + ", got " + std::to_string(members.size()));
+    }
+    if (members.size() > n.max_properties) {
+      ok = false;
+      report(n, "maxProperties", "expected at most " + plural(n.max_properties, "property") + ", got " + std::to_string(members.size()));
+    }
+    for (const std::string& r : n.required) {
+      if (v.find(r) == nullptr) {
+        ok = false;
+        if (fast()) return false;
+        report(n, "required", "missing required property \"" + r + "\"");
+      }
+    }
+    for (const auto& [name, needs] : n.dependencies) {
+      if (v.find(name) == nullptr) continue;
+      for (const std::string& need : needs) {
+        if (v.find(need) == nullptr) {
+          ok = false;
+          if (fast()) return false;
+          report(n, "dependencies", "property \"" + name + "\" requires property \"" + need + "\"");
+        }
+      }
+    }
+    for (const auto& [name, schema] : n.schema_dependencies) {
+      if (v.find(name) != nullptr && !check(*schema, v)) {
+        ok = false;
+        if (fast()) return false;
+      }
+    }
+    if (!ok && fast()) return false;
+    const bool any_member_rule = !n.properties.empty() || !n.pattern_properties.empty() ||
+                                 n.additional_properties != nullptr || n.additional_forbidden ||
+                                 n.property_names != nullptr;
+    if (!any_member_rule) return ok;
+    for (const pyjson::Member& m : members) {
+      m_path.push_back(Segment{&m.key, 0});
+      const bool member_ok = check_member(n, m);
+      m_path.pop_back();
+      if (!member_ok) {
+        ok = false;
+        if (fast()) return false;
+      }
+    }
+    return ok;
+  }
+
+  bool check_member(const SchemaNode& n, const pyjson::Member& m) {
+    bool ok = true;
+    if (n.property_names != nullptr) {
+      std::vector<Violation> name_violations;
+      Walker names(fast() ? nullptr : &name_violations, {});
+      if (!names.check(*n.property_names, pyjson::Value::string(m.key))) {
+        ok = false;
+        if (fast()) return false;
+        for (Violation& nv : name_violations) {
+          m_out->push_back(Violation{instance_pointer(), std::move(nv.schema_pointer), "property name: " + nv.message});
+        }
+      }
+    }
+    bool matched = false;
+    for (const auto& [name, schema] : n.properties) {
+      if (name == m.key) {
+        matched = true;
+        if (!check(*schema, m.value)) {
+          ok = false;
+          if (fast()) return false;
+        }
+        break;
+      }
+    }
+    for (const auto& [re, schema] : n.pattern_properties) {
+      if (re.search(m.key)) {
+        matched = true;
+        if (!check(*schema, m.value)) {
+          ok = false;
+          if (fast()) return false;
+        }
+      }
+    }
+    if (!matched) {
+      if (n.additional_forbidden) {
+        report(n, "additionalProperties", "property \"" + m.key + "\" is not allowed");
+        return false;
+      }
+      if (n.additional_properties != nullptr && !check(*n.additional_properties, m.value)) ok = false;
+    }
+    return ok;
+  }
+
+  bool check_combinators(const SchemaNode& n, const pyjson::Value& v) {
+    bool ok = true;
+    for (const SchemaNode* s : n.all_of) {
+      if (!check(*s, v)) {
+        ok = false;
+        if (fast()) return false;
+      }
+    }
+    if (!n.any_of.empty()) {
+      const bool any = std::any_of(n.any_of.begin(), n.any_of.end(), [&](const SchemaNode* s) { return matches(*s, v); });
+      if (!any) {
+        ok = false;
+        report(n, "anyOf", describe_value(v) + " matches none of the " + std::to_string(n.any_of.size()) + " anyOf alternatives");
+        if (fast()) return false;
+      }
+    }
+    if (!n.one_of.empty()) {
+      const auto count = std::count_if(n.one_of.begin(), n.one_of.end(), [&](const SchemaNode* s) { return matches(*s, v); });
+      if (count != 1) {
+        ok = false;
+        report(n, "oneOf", describe_value(v) + " matches " + std::to_string(count) + " of the " +
+                               std::to_string(n.one_of.size()) + " oneOf alternatives, expected exactly 1");
+        if (fast()) return false;
+      }
+    }
+    if (n.not_schema != nullptr && matches(*n.not_schema, v)) {
+      ok = false;
+      report(n, "not", describe_value(v) + " must not match the schema at " + n.not_schema->pointer);
+      if (fast()) return false;
+    }
+    if (n.if_schema != nullptr) {
+      const SchemaNode* branch = matches(*n.if_schema, v) ? n.then_schema : n.else_schema;
+      if (branch != nullptr && !check(*branch, v)) ok = false;
+    }
+    return ok;
+  }
+
+  std::vector<Violation>* m_out;
+  std::string_view m_prefix;
+  std::vector<Segment> m_path;
+};
+
+}  // namespace
+
+bool CompiledSchema::validate(const pyjson::Value& value, std::string_view prefix, std::vector<Violation>& out) const {
+  return Walker(&out, prefix).check(*m_root, value);
+}
+
+bool CompiledSchema::is_valid(const pyjson::Value& value) const { return Walker(nullptr, {}).check(*m_root, value); }
+
+}  // namespace msdump::schema

@@ -1,0 +1,43 @@
+#pragma once
+// ReferenceValidator: validation of a pyjson::Value by valijson 1.0 (draft 7), the independent
+// implementation that msdump's compiled validator (compiled_schema.h) is tested against. It is
+// ~100x slower (std::regex, per-node copies of its path), so msdump itself validates with the
+// compiled one; select this one with SchemaEngine::reference (schema_validator.h).
+//
+// valijson reports where (a path) and what, but not which schema rule: Violations from here
+// carry the instance pointer and valijson's message, and an empty schema_pointer. valijson
+// also reports every enclosing object/array of a failure again ("Failed to validate item
+// #0 in array."); those echoes are dropped, so a violation list names the innermost failures.
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "pyjson/json_value.h"
+#include "schema/violation.h"
+
+namespace msdump::schema {
+
+class ReferenceValidator {
+ public:
+  // Parses `document` (a JSON Schema) with valijson and selects the sub-schema at JSON Pointer
+  // `pointer` ("" = the root). Fails (ErrorCode::invalid_input) with valijson's message when
+  // valijson rejects the schema, or "no sub-schema at '<pointer>'".
+  static Result<ReferenceValidator> compile(const pyjson::Value& document, std::string_view pointer = "");
+
+  ReferenceValidator(ReferenceValidator&&) noexcept;
+  ReferenceValidator& operator=(ReferenceValidator&&) noexcept;
+  ~ReferenceValidator();
+
+  // Appends the violations of `value` to `out` (instance pointers prefixed with `prefix`);
+  // returns whether `value` is valid.
+  bool validate(const pyjson::Value& value, std::string_view prefix, std::vector<Violation>& out) const;
+
+ private:
+  struct Impl;
+  explicit ReferenceValidator(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace msdump::schema
