@@ -151,7 +151,18 @@ Result<Tensor> load_tensor(const ByteSource& src, const TensorInfo& info) {
   const auto numel = *checked_numel(info.shape);
   if (numel == 0) return t;
   const std::size_t isz = itemsize(info.dtype);
-  t.data.resize(static_cast<std::size_t>(numel) * isz);
+  // A view that repeats storage elements (stride 0, overlapping strides) may describe far more
+  // bytes than its file holds, even more than 64 bits count; every other view needs at most its
+  // storage's bytes, which check_tensor_bounds kept inside the source.
+  std::uint64_t nbytes = 0;
+  if (__builtin_mul_overflow(static_cast<std::uint64_t>(numel), isz, &nbytes) ||
+      (nbytes > k_max_repeating_view_bytes && nbytes > (static_cast<std::uint64_t>(*view_span(info)) + 1) * isz))
+    return source_error(src, unsupported(fmt::format(
+                                 "view (shape {}, strides {}) repeats its storage's elements: loading it takes {} "
+                                 "elements of {} bytes, more than the {}-byte limit",
+                                 format_shape(info.shape), format_shape(info.strides), numel, isz,
+                                 k_max_repeating_view_bytes)));
+  t.data.resize(static_cast<std::size_t>(nbytes));
   const std::uint64_t first = info.first_byte();
   if (info.is_contiguous()) {
     if (auto r = src.read_at(first, t.data); !r) return source_error(src, r.error());

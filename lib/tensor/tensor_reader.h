@@ -8,6 +8,7 @@
 // check_tensor_bounds() has then already been done by the reader.
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -46,10 +47,16 @@ Result<TensorInfo> read_tensor_info(const ByteSource& src, const ReadOptions& op
 // the storage inside the source. Fails (invalid_input) naming the defect.
 Result<void> check_tensor_bounds(const ByteSource& src, const TensorInfo& info);
 
+// The most bytes load_tensor materializes for a view that repeats its storage's elements
+// (stride 0 as torch's expand() saves it, overlapping strides): such a view of a few bytes may
+// claim 2^60 elements. Views that do not repeat elements need at most their storage's bytes.
+inline constexpr std::uint64_t k_max_repeating_view_bytes = std::uint64_t{256} << 20;
+
 // Reads the elements `info` describes into a C-contiguous, native-endian Tensor: contiguous
 // data in one read (memcpy from ByteSource::memory() when available), strided views (including
 // stride 0 and Fortran order) gathered, big-endian data byte-swapped (complex: each half).
-// Fails as check_tensor_bounds, or with the source's read error.
+// Fails as check_tensor_bounds, (unsupported) for a repeating view beyond
+// k_max_repeating_view_bytes, or with the source's read error.
 Result<Tensor> load_tensor(const ByteSource& src, const TensorInfo& info);
 
 // read_tensor_info + load_tensor.
