@@ -33,7 +33,9 @@ FileSource::FileSource(int fd, std::uint64_t size, std::string path)
 FileSource::~FileSource() { ::close(m_fd); }
 
 Result<std::unique_ptr<FileSource>> FileSource::open(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; it is then
+  // refused below, and regular files ignore the flag.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return io_error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
