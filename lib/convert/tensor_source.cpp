@@ -67,6 +67,10 @@ Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& le
     if (!stays_inside(dn->as_string()) || dn->as_string().find('/') != std::string::npos)
       return invalid_input(fmt::format("/data_name: \"{}\" is not a file name inside dump_tensor_data/", dn->as_string()));
     src.path = dir + "/" + dn->as_string();
+    // The dump's directory (given by the user) bounds what may be read: dump_tensor_data/ being
+    // a link to elsewhere does not widen it.
+    const auto rank_dir = std::filesystem::path(dir).parent_path();
+    src.base = rank_dir.empty() ? std::string(".") : rank_dir.string();
   } else {
     const auto* s = leaf.find("source");
     if (s == nullptr) return invalid_input("/source: missing (a capture's tensor leaf says where its bytes are)");

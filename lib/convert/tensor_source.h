@@ -19,7 +19,8 @@ enum class InputKind { capture, msprobe_dump };
 
 struct TensorSource {
   std::string path;            // the file
-  std::string base;            // the directory it must stay inside (after resolving links)
+  std::string base;            // the directory it must stay inside (after resolving links): the
+                               // capture, or the dump holding dump_tensor_data/
   bool raw_allowed = false;    // captures: a file without .pt/.npy magic holds raw elements
   std::uint64_t offset = 0;    // raw blobs: byte offset of the tensor
   tensor::TensorInfo info;     // filled once opened
@@ -29,7 +30,8 @@ struct TensorSource {
 std::optional<tensor::Shape> shape_from_value(const pyjson::Value* shape);
 
 // The source of `leaf`, or nullopt when the leaf has no bytes ("source": null; an msprobe leaf
-// without data_name). Fails on a malformed source or a path that leaves `dir`.
+// without data_name). `dir` is the capture directory, or an msprobe dump's dump_tensor_data/.
+// Fails on a malformed source or a path that leaves `dir`.
 Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& leaf, InputKind kind,
                                                          const std::string& dir);
 
