@@ -1,0 +1,5 @@
+# Hostile-input tests (tests/hostile/): included by the top CMakeLists.txt.
+list(APPEND MSDUMP_TEST_SOURCES
+  tests/hostile/hostile_tensor_test.cpp
+  tests/hostile/hostile_json_test.cpp
+  tests/hostile/hostile_convert_test.cpp)
