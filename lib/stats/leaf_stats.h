@@ -85,17 +85,18 @@ LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& option
 // paying page faults for a fresh buffer per tensor.
 class ReadBuffer {
  public:
-  // A buffer of at least min(wanted, capacity limit) bytes, touched so later reads do not fault.
+  // A buffer of min(wanted, 1 MiB) bytes, touched so later reads do not fault.
   std::span<std::byte> get(std::size_t wanted);
 
  private:
   std::vector<std::byte> m_bytes;
 };
 
-// Statistics of the tensor `info` describes inside `source`. Reads the elements in ~1 MiB
+// Statistics of the tensor `info` describes inside `source`. Reads the elements in 1 MiB
 // windows through a reused buffer (or straight from source.memory() when the source is in
-// memory), splitting large tensors across options.threads threads. Non-contiguous views and
-// big-endian data are first gathered into a native copy (tensor::load_tensor).
+// memory, or mapped with FileRead::mmap), splitting large tensors across options.threads
+// threads. Non-contiguous views and big-endian data are first gathered into a native copy
+// (tensor::load_tensor).
 // Fails when the tensor's bytes lie beyond the end of the source (invalid_input), on read
 // errors (io), and as tensor::load_tensor for views.
 Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::TensorInfo& info,
