@@ -181,7 +181,7 @@ class Compiler {
     n.has_enum = true;
     for (const pyjson::Value& e : values.as_array()) {
       if (e.is_string()) {
-        n.enum_strings.insert(e.as_string());
+        if (n.enum_strings.insert(e.as_string()).second) n.enum_string_list.push_back(e.as_string());
       } else {
         n.enum_others.push_back(e);
       }
@@ -216,6 +216,38 @@ class Compiler {
       if (!m_error.empty()) return;
       keyword(n, m.key, m.value, schema);
     }
+    index_names(n);
+    detect_simple_condition(n, schema);
+  }
+
+  static int name_index(std::vector<std::string>& names, const std::string& name) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it != names.end()) return static_cast<int>(it - names.begin());
+    names.push_back(name);
+    return static_cast<int>(names.size()) - 1;
+  }
+
+  static void index_names(SchemaNode& n) {
+    for (const auto& p : n.properties) n.names.push_back(p.first);
+    for (const std::string& r : n.required) n.required_index.push_back(name_index(n.names, r));
+    for (const auto& [name, needs] : n.dependencies) {
+      std::vector<int> idx;
+      for (const std::string& need : needs) idx.push_back(name_index(n.names, need));
+      n.dependency_index.emplace_back(name_index(n.names, name), std::move(idx));
+    }
+  }
+
+  static void detect_simple_condition(SchemaNode& n, const pyjson::Value& schema) {
+    if (n.properties.size() != 1 || n.required.size() > 1) return;
+    if (n.required.size() == 1 && n.required[0] != n.properties[0].first) return;
+    for (const pyjson::Member& m : schema.as_object()) {
+      const bool allowed = m.key == "type" || m.key == "required" || m.key == "properties" ||
+                           std::find(std::begin(k_ignored_keywords), std::end(k_ignored_keywords), m.key) !=
+                               std::end(k_ignored_keywords);
+      if (!allowed) return;
+    }
+    n.simple = std::make_unique<SchemaNode::SimpleCondition>(
+        SchemaNode::SimpleCondition{n.properties[0].first, n.properties[0].second, n.required.size() == 1});
   }
 
   void keyword(SchemaNode& n, const std::string& k, const pyjson::Value& v, const pyjson::Value& schema) {

@@ -51,6 +51,7 @@ struct SchemaNode {
   bool has_enum = false;
   bool is_const = false;  // enum of one value that came from "const"
   std::unordered_set<std::string> enum_strings;
+  std::vector<std::string> enum_string_list;  // the same strings: small enums are searched linearly
   std::vector<pyjson::Value> enum_others;  // non-string enum members
   std::vector<pyjson::Value> enum_all;     // every member, for messages
 
@@ -73,6 +74,23 @@ struct SchemaNode {
   std::vector<std::pair<std::string, std::vector<std::string>>> dependencies;
   std::vector<std::pair<std::string, const SchemaNode*>> schema_dependencies;
   std::size_t min_properties = 0, max_properties = SIZE_MAX;
+
+  // Object rules by member index: `names` = the property names first (same order as
+  // `properties`), then the other names `required` / `dependencies` mention; the *_index
+  // vectors refer to it, so a validation pass maps each member key to an index once and
+  // answers required/dependencies with bit tests (used when both have at most 64 entries).
+  std::vector<std::string> names;
+  std::vector<int> required_index;
+  std::vector<std::pair<int, std::vector<int>>> dependency_index;
+
+  // Set when this schema is only {["type",] "required": [P]?, "properties": {P: S}} (the shape
+  // of every "if" in msdump's schemas): is_valid() then evaluates it as one member lookup.
+  struct SimpleCondition {
+    std::string property;
+    const SchemaNode* schema = nullptr;
+    bool required = false;
+  };
+  std::unique_ptr<SimpleCondition> simple;
 
   std::vector<const SchemaNode*> all_of, any_of, one_of;
   const SchemaNode* not_schema = nullptr;

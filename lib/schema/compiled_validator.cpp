@@ -170,12 +170,59 @@ class Walker {
     m_out->push_back(Violation{instance_pointer(), std::move(schema_pointer), std::move(message)});
   }
 
+  // The member of the last simple-condition lookup: the "if"s of one allOf ask the same object
+  // for the same property ("type") one after the other.
+  struct LookupCache {
+    const pyjson::Value* object = nullptr;
+    const std::string* key = nullptr;
+    const pyjson::Value* member = nullptr;
+  };
+
   // Runs `n` on `v` without reporting.
-  static bool matches(const SchemaNode& n, const pyjson::Value& v) { return Walker(nullptr, {}).check(n, v); }
+  bool matches(const SchemaNode& n, const pyjson::Value& v) {
+    if (n.simple) {
+      if (n.types != 0 && (n.types & kind_bits(v)) == 0) return false;
+      if (!v.is_object()) return true;  // required/properties apply to objects only
+      const std::string& key = n.simple->property;
+      if (m_lookup.object != &v || m_lookup.key == nullptr || *m_lookup.key != key) {
+        m_lookup = LookupCache{&v, &key, find_member(v, key)};
+      }
+      const pyjson::Value* p = m_lookup.member;
+      if (p == nullptr) return !n.simple->required;
+      return matches(*n.simple->schema, *p);
+    }
+    return Walker(nullptr, {}).check(n, v);
+  }
+
+  // Like Value::find (the last of duplicate keys wins), comparing sizes before bytes.
+  static const pyjson::Value* find_member(const pyjson::Value& v, const std::string& key) {
+    const pyjson::Object& members = v.as_object();
+    for (auto it = members.rbegin(); it != members.rend(); ++it) {
+      if (it->key.size() == key.size() && it->key == key) return &it->value;
+    }
+    return nullptr;
+  }
+
+  // Index of `key` in n.names, or -1.
+  static int name_index(const SchemaNode& n, const std::string& key) {
+    const std::size_t size = key.size();
+    for (std::size_t i = 0; i < n.names.size(); ++i) {
+      const std::string& name = n.names[i];
+      if (name.size() == size && name[0] == key[0] && name == key) return static_cast<int>(i);
+    }
+    return -1;
+  }
 
   bool check_enum(const SchemaNode& n, const pyjson::Value& v) {
     if (const std::string* s = v.if_string()) {
-      if (n.enum_strings.count(*s) != 0) return true;
+      // Up to 16 strings a size-filtered scan beats hashing the value.
+      if (n.enum_string_list.size() <= 16) {
+        for (const std::string& e : n.enum_string_list) {
+          if (e.size() == s->size() && e == *s) return true;
+        }
+      } else if (n.enum_strings.count(*s) != 0) {
+        return true;
+      }
     } else {
       for (const pyjson::Value& e : n.enum_others) {
         if (json_equal(e, v)) return true;
@@ -276,20 +323,38 @@ class Walker {
       ok = false;
       report(n, "maxProperties", "expected at most " + plural(n.max_properties, "property") + ", got " + std::to_string(members.size()));
     }
-    for (const std::string& r : n.required) {
-      if (v.find(r) == nullptr) {
-        ok = false;
-        if (fast()) return false;
-        report(n, "required", "missing required property \"" + r + "\"");
+    if (!ok && fast()) return false;
+    // Map every member to its index in n.names once (small objects and schemas; others look
+    // names up as they go).
+    constexpr std::size_t k_max = 64;
+    const bool indexed = !n.names.empty() && n.names.size() <= k_max && members.size() <= k_max;
+    std::uint64_t present = 0;
+    std::int8_t index[k_max];
+    if (indexed) {
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        const int k = name_index(n, members[i].key);
+        index[i] = static_cast<std::int8_t>(k);
+        if (k >= 0) present |= std::uint64_t{1} << k;
       }
     }
-    for (const auto& [name, needs] : n.dependencies) {
-      if (v.find(name) == nullptr) continue;
-      for (const std::string& need : needs) {
-        if (v.find(need) == nullptr) {
+    auto has = [&](int name, const std::string& key) {
+      return indexed ? (present >> name) & 1u : v.find(key) != nullptr;
+    };
+    for (std::size_t r = 0; r < n.required.size(); ++r) {
+      if (!has(n.required_index[r], n.required[r])) {
+        ok = false;
+        if (fast()) return false;
+        report(n, "required", "missing required property \"" + n.required[r] + "\"");
+      }
+    }
+    for (std::size_t d = 0; d < n.dependencies.size(); ++d) {
+      const auto& [name, needs] = n.dependencies[d];
+      if (!has(n.dependency_index[d].first, name)) continue;
+      for (std::size_t j = 0; j < needs.size(); ++j) {
+        if (!has(n.dependency_index[d].second[j], needs[j])) {
           ok = false;
           if (fast()) return false;
-          report(n, "dependencies", "property \"" + name + "\" requires property \"" + need + "\"");
+          report(n, "dependencies", "property \"" + name + "\" requires property \"" + needs[j] + "\"");
         }
       }
     }
@@ -299,14 +364,21 @@ class Walker {
         if (fast()) return false;
       }
     }
-    if (!ok && fast()) return false;
     const bool any_member_rule = !n.properties.empty() || !n.pattern_properties.empty() ||
                                  n.additional_properties != nullptr || n.additional_forbidden ||
                                  n.property_names != nullptr;
     if (!any_member_rule) return ok;
-    for (const pyjson::Member& m : members) {
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const pyjson::Member& m = members[i];
+      int property = -1;
+      if (indexed) {
+        property = index[i] >= 0 && static_cast<std::size_t>(index[i]) < n.properties.size() ? index[i] : -1;
+      } else {
+        const int k = name_index(n, m.key);
+        property = k >= 0 && static_cast<std::size_t>(k) < n.properties.size() ? k : -1;
+      }
       m_path.push_back(Segment{&m.key, 0});
-      const bool member_ok = check_member(n, m);
+      const bool member_ok = check_member(n, m, property);
       m_path.pop_back();
       if (!member_ok) {
         ok = false;
@@ -316,7 +388,8 @@ class Walker {
     return ok;
   }
 
-  bool check_member(const SchemaNode& n, const pyjson::Member& m) {
+  // `property`: index of m.key in n.properties, or -1.
+  bool check_member(const SchemaNode& n, const pyjson::Member& m, int property) {
     bool ok = true;
     if (n.property_names != nullptr) {
       std::vector<Violation> name_violations;
@@ -330,14 +403,11 @@ class Walker {
       }
     }
     bool matched = false;
-    for (const auto& [name, schema] : n.properties) {
-      if (name == m.key) {
-        matched = true;
-        if (!check(*schema, m.value)) {
-          ok = false;
-          if (fast()) return false;
-        }
-        break;
+    if (property >= 0) {
+      matched = true;
+      if (!check(*n.properties[static_cast<std::size_t>(property)].second, m.value)) {
+        ok = false;
+        if (fast()) return false;
       }
     }
     for (const auto& [re, schema] : n.pattern_properties) {
@@ -390,6 +460,7 @@ class Walker {
       if (fast()) return false;
     }
     if (n.if_schema != nullptr) {
+      // (matches() evaluates msdump's "if" schemas as one member lookup: SimpleCondition)
       const SchemaNode* branch = matches(*n.if_schema, v) ? n.then_schema : n.else_schema;
       if (branch != nullptr && !check(*branch, v)) ok = false;
     }
@@ -399,6 +470,7 @@ class Walker {
   std::vector<Violation>* m_out;
   std::string_view m_prefix;
   std::vector<Segment> m_path;
+  LookupCache m_lookup;
 };
 
 }  // namespace
