@@ -1,0 +1,3 @@
+# A directory without dump.json: exit 2 with a message.
+mkdir empty
+"$MSDUMP" verify empty

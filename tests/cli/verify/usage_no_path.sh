@@ -1,0 +1,2 @@
+# No dump given: usage error, exit 2.
+"$MSDUMP" verify
