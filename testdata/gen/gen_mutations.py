@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Writes the verify mutation corpus: testdata/mutations/<name>/ and testdata/mutations/manifest.json.
 
-  python3 testdata/gen/gen_mutations.py
+  python3 testdata/gen/gen_mutations.py            (re)writes testdata/mutations/
+  python3 testdata/gen/gen_mutations.py --check    exit 1 if testdata/mutations/ differs from what
+                                                   the generator writes (nothing is modified)
 
 Each variant is a real msprobe dump from testdata/good/msprobe/ with one defect put in on
 purpose (plus a few "control_*" variants: the derived bases, which must verify clean). Tensor
@@ -19,8 +21,11 @@ Plain python3, no third-party modules. The output is deterministic; rerunning re
 """
 import json
 import os
+import filecmp
 import shutil
 import struct
+import sys
+import tempfile
 import zipfile
 import zlib
 
@@ -538,13 +543,13 @@ def build():
             [F("construct", "", entry="Functional.linear.0.forward")])
 
 
-def write():
-    if os.path.isdir(OUT):
-        shutil.rmtree(OUT)
-    os.makedirs(OUT)
+def write(out):
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
     manifest = []
     for v in VARIANTS:
-        d = os.path.join(OUT, v["name"])
+        d = os.path.join(out, v["name"])
         for rel, content in sorted(v["_files"].items()):
             path = os.path.join(d, rel)
             os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -557,7 +562,7 @@ def write():
                 with open(path, "w", encoding="utf-8", newline="\n") as f:
                     f.write(content)
         manifest.append({k: v[k] for k in ("name", "description", "args", "exit", "findings", "gap") if k in v})
-    with open(os.path.join(OUT, "manifest.json"), "w", encoding="utf-8", newline="\n") as f:
+    with open(os.path.join(out, "manifest.json"), "w", encoding="utf-8", newline="\n") as f:
         json.dump(manifest, f, indent=1)
         f.write("\n")
     lines = ["# verify mutation corpus", "",
@@ -571,11 +576,40 @@ def write():
         args = (" (`%s`)" % " ".join(v["args"])) if v["args"] else ""
         lines.append("| `%s`%s | %d | %s | %s%s |" % (v["name"], "", v["exit"], found, v["description"] + args,
                                                       " *gap*" if "gap" in v else ""))
-    with open(os.path.join(OUT, "README.md"), "w", encoding="utf-8", newline="\n") as f:
+    with open(os.path.join(out, "README.md"), "w", encoding="utf-8", newline="\n") as f:
         f.write("\n".join(lines) + "\n")
-    print("%d variants written to %s" % (len(manifest), os.path.relpath(OUT, ROOT)))
+    return len(manifest)
+
+
+def differences(a, b, rel=""):
+    """Paths (relative) that differ between the trees a and b."""
+    c = filecmp.dircmp(a, b)
+    out = [os.path.join(rel, n) for n in c.left_only + c.right_only + c.funny_files]
+    _, mismatch, errors = filecmp.cmpfiles(a, b, c.common_files, shallow=False)
+    out += [os.path.join(rel, n) for n in mismatch + errors]
+    for d in c.common_dirs:
+        out += differences(os.path.join(a, d), os.path.join(b, d), os.path.join(rel, d))
+    return out
+
+
+def main():
+    build()
+    if sys.argv[1:] == ["--check"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            write(os.path.join(tmp, "mutations"))
+            diff = differences(os.path.join(tmp, "mutations"), OUT) if os.path.isdir(OUT) else ["testdata/mutations"]
+        if diff:
+            print("testdata/mutations/ is out of date (re-run testdata/gen/gen_mutations.py):\n  " + "\n  ".join(diff))
+            return 1
+        print("testdata/mutations/ is up to date")
+        return 0
+    if sys.argv[1:]:
+        print(__doc__, file=sys.stderr)
+        return 2
+    n = write(OUT)
+    print("%d variants written to %s" % (n, os.path.relpath(OUT, ROOT)))
+    return 0
 
 
 if __name__ == "__main__":
-    build()
-    write()
+    sys.exit(main())
