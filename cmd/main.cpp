@@ -18,6 +18,7 @@ constexpr std::array k_subcommands = {
     Subcommand{"convert", msdump::cli::add_convert_command},
     Subcommand{"verify", msdump::cli::add_verify_command},
     Subcommand{"stats", msdump::cli::add_stats_command},
+    Subcommand{"report", msdump::cli::add_report_command},
 };
 
 }  // namespace

@@ -514,46 +514,4 @@ Result<ConvertReport> convert_one(const ConvertOptions& o) {
   return r;
 }
 
-Result<std::vector<InputItem>> discover_inputs(const std::string& root) {
-  std::error_code ec;
-  if (!fs::exists(root, ec)) return io_error(fmt::format("'{}': no such file or directory", root));
-  if (fs::is_regular_file(root, ec)) return std::vector<InputItem>{{root, ""}};
-  std::vector<InputItem> items;
-  auto is_input_dir = [](const fs::path& d) {
-    return fs::exists(d / std::string(k_trace_file)) || fs::exists(d / std::string(k_dump_file));
-  };
-  if (is_input_dir(root)) return std::vector<InputItem>{{root, ""}};
-  fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec), end;
-  if (ec) return io_error(fmt::format("cannot read '{}': {}", root, ec.message()));
-  for (; it != end; it.increment(ec)) {
-    if (ec) return io_error(fmt::format("cannot read '{}': {}", root, ec.message()));
-    if (!it->is_directory(ec) || it->is_symlink(ec)) {
-      if (it->is_symlink(ec)) it.disable_recursion_pending();
-      continue;
-    }
-    if (!is_input_dir(it->path())) continue;
-    items.push_back({it->path().string(), it->path().lexically_relative(root).string()});
-    it.disable_recursion_pending();  // an input directory is a leaf of the tree
-  }
-  std::sort(items.begin(), items.end(), [](const InputItem& a, const InputItem& b) { return a.relative < b.relative; });
-  if (items.empty()) return invalid_input(fmt::format("'{}': no trace.jsonl or dump.json found below it", root));
-  return items;
-}
-
-Result<std::vector<ConvertReport>> convert_tree(const ConvertOptions& options) {
-  auto items = discover_inputs(options.input);
-  if (!items) return items.error();
-  std::vector<ConvertReport> reports;
-  for (const auto& item : *items) {
-    ConvertOptions o = options;
-    o.input = item.path;
-    o.output = item.relative.empty() ? options.output : join_path(options.output, item.relative);
-    if (options.dump_path && !item.relative.empty()) o.dump_path = join_path(*options.dump_path, item.relative);
-    auto r = convert_one(o);
-    if (!r) return r.error();
-    reports.push_back(std::move(*r));
-  }
-  return reports;
-}
-
 }  // namespace msdump::convert

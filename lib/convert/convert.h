@@ -68,19 +68,8 @@ struct ConvertReport {
 };
 
 // Converts one rank directory (or capture). Writes OUT/dump.json, OUT/stack.json,
-// OUT/construct.json and, for task tensor, OUT/dump_tensor_data/.
+// OUT/construct.json and, for task tensor, OUT/dump_tensor_data/; dump.json last, so its
+// presence marks a complete output. Trees of inputs are lib/batch's job.
 Result<ConvertReport> convert_one(const ConvertOptions& options);
-
-// Finds the convertible inputs below `root`: directories holding trace.jsonl or dump.json, or
-// `root` itself. Sorted, so the order is deterministic. Each has its path relative to root.
-struct InputItem {
-  std::string path;      // the directory (or file) to convert
-  std::string relative;  // path below root ("" for root itself), e.g. "step0/rank0"
-};
-Result<std::vector<InputItem>> discover_inputs(const std::string& root);
-
-// Converts `options.input` and every input below it into the same tree under OUT, one after
-// the other. Returns one report per input, in discovery order.
-Result<std::vector<ConvertReport>> convert_tree(const ConvertOptions& options);
 
 }  // namespace msdump::convert

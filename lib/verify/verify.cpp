@@ -205,6 +205,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
     fs::remove_all(*converted, ec);
   }
 
+  if (o.keep_entry_names) report.entry_names = std::move(names.in_order);
   report.findings = std::move(sink.findings());
   sum.errors = sink.errors();
   sum.warnings = sink.warnings();

@@ -40,6 +40,7 @@ struct VerifyOptions {
   stats::ToleranceOptions tolerance;   // --rtol / --atol / --ulps overrides
   std::vector<FindingKind> warn_only;  // kinds downgraded from error to warning
   std::size_t max_findings = 0;        // 0: keep all
+  bool keep_entry_names = false;       // fill VerifyReport::entry_names (cross-rank checks)
   int threads = 1;
 };
 
@@ -63,6 +64,7 @@ struct VerifySummary {
 struct VerifyReport {
   std::vector<Finding> findings;
   VerifySummary summary;
+  std::vector<std::string> entry_names;  // in file order, with VerifyOptions::keep_entry_names
   bool clean() const { return summary.errors == 0; }
 };
 
