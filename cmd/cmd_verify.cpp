@@ -50,8 +50,9 @@ int run_verify(VerifyCommand& cmd) {
     std::ostringstream buf;
     report::render(reports, format, buf, false);
     if (auto w = write_file_atomic(cmd.output, buf.str(), Overwrite::yes); !w) return print_error(w.error());
-    // The verdicts still go to the terminal, so a CI log shows them.
-    for (const auto& r : reports) fmt::print("{}: {}\n", r.summary.file, report::summary_line(r.summary));
+    // The verdicts still go to the terminal (unless --quiet), so a CI log shows them.
+    if (!cmd.batch.quiet)
+      for (const auto& r : reports) fmt::print("{}: {}\n", r.summary.file, report::summary_line(r.summary));
   } else {
     report::render(reports, format, std::cout, format == report::ReportFormat::text && ::isatty(1));
   }

@@ -8,4 +8,5 @@ void add_stats_command(CLI::App& app, int& exit_code);
 void add_convert_command(CLI::App& app, int& exit_code);
 void add_verify_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
+void add_schema_command(CLI::App& app, int& exit_code);
 }  // namespace msdump::cli

@@ -19,6 +19,7 @@ constexpr std::array k_subcommands = {
     Subcommand{"verify", msdump::cli::add_verify_command},
     Subcommand{"stats", msdump::cli::add_stats_command},
     Subcommand{"report", msdump::cli::add_report_command},
+    Subcommand{"schema", msdump::cli::add_schema_command},
 };
 
 }  // namespace

@@ -304,12 +304,16 @@ def dump_schema(framework, profile):
         forward_props["is_recompute"] = {"type": "boolean"}
     if pytorch:
         forward_props["is_nan"] = {"enum": [0, 1, None]}
+    # Legacy PyTorch forward entries always carry is_recompute (§0, §4.2).
+    legacy_required = ["is_recompute"] if (pytorch and profile == "legacy") else []
     d["api_forward_entry"] = {
         "description": "§4.2 API forward entry",
         "type": "object", "minProperties": 1,
         "properties": forward_props,
         "additionalProperties": False,
     }
+    if legacy_required:
+        d["api_forward_entry"]["required"] = legacy_required
     module_props = dict(forward_props)
     module_props["parameters"] = {"type": "object", "additionalProperties": ref("tensor_leaf")}
     d["module_forward_entry"] = {
@@ -318,6 +322,8 @@ def dump_schema(framework, profile):
         "properties": module_props,
         "additionalProperties": False,
     }
+    if legacy_required:
+        d["module_forward_entry"]["required"] = legacy_required
     backward_props = {"input": ref("value_list"), "output": ref("value_list")}
     if pytorch:
         backward_props["is_nan"] = {"enum": [0, 1, None]}

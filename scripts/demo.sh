@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# The README's main command: installs what is needed, builds, and runs msdump's main job on the
-# bundled capture testdata/captures/tiny_mix: convert it into an msprobe dump, then show the
-# dump's first lines.
+# The README's main command: installs what is needed, builds, and runs msdump's two jobs on
+# bundled data:
+#   1. convert the capture testdata/captures/tiny_mix into an msprobe dump, then verify it;
+#   2. verify a bundled broken dump (a Mean 1 % off its tensor file) and show the report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh >/dev/null
 out=${1:-demo-out}
-echo "== msdump convert testdata/captures/tiny_mix -o $out/tiny_mix --force"
-build/msdump convert testdata/captures/tiny_mix -o "$out/tiny_mix" --force
-echo "== $out/tiny_mix/dump.json (first 30 lines)"
-head -n 30 "$out/tiny_mix/dump.json"
+run() { echo; echo "\$ $*"; "$@"; }
+run build/msdump convert testdata/captures/tiny_mix -o "$out/tiny_mix" --force --task tensor
+run head -n 24 "$out/tiny_mix/dump.json"
 echo
-echo "== msdump stats testdata/captures/tiny_mix/y.pt"
-build/msdump stats testdata/captures/tiny_mix/y.pt
+run build/msdump verify "$out/tiny_mix"
+set +e
+run build/msdump verify testdata/mutations/mean_off_by_1pct \
+  --tensors testdata/good/msprobe/cnn_L0_tensor_all_step0/dump_tensor_data
+rc=$?
+set -e
+echo "(exit code $rc: 1 = findings, as a CI gate sees it)"
+[ "$rc" -eq 1 ]

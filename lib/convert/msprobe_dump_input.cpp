@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "dump/entry_name.h"
 #include "pyjson/dump_json_stream.h"
 
 namespace msdump::convert {
@@ -50,7 +51,16 @@ Result<MsprobeDumpHeader> header_from(const pyjson::Object& keys, const std::str
 }  // namespace
 
 Profile detect_profile(const ByteSource& source) {
-  return sniff(source).find("\"is_recompute\"") != std::string::npos ? Profile::legacy : Profile::current;
+  // The first forward entry decides: legacy msprobe wrote is_recompute into every one of them.
+  // (A stray is_recompute later in a current dump is then a schema finding, not a new profile.)
+  pyjson::DumpJsonStream stream(source);
+  pyjson::DumpEvent ev;
+  while (true) {
+    auto more = stream.next(ev);
+    if (!more || !*more) return Profile::current;
+    if (ev.type != pyjson::DumpEvent::Type::entry || !dump::parse_entry_name(ev.key).is_forward()) continue;
+    return ev.value.find("is_recompute") != nullptr ? Profile::legacy : Profile::current;
+  }
 }
 
 SummaryMode detect_summary_mode(const ByteSource& source) {

@@ -33,8 +33,8 @@ struct MsprobeDumpVisitor {
 // key with an unexpected value, or when "data" comes before the header keys.
 Result<void> read_msprobe_dump(const ByteSource& source, MsprobeDumpVisitor& visitor);
 
-// The format profile of an msprobe dump (dump-format.md §0): legacy when forward entries carry
-// "is_recompute". Looks at the first few MiB only.
+// The format profile of an msprobe dump (dump-format.md §0): legacy when its first forward entry
+// carries "is_recompute". Reads up to that entry.
 Profile detect_profile(const ByteSource& source);
 
 // The summary mode a dump was written with: md5 when leaves carry "md5" and statistics, xor

@@ -194,18 +194,28 @@ void render_junit(std::span<const verify::VerifyReport> reports, std::ostream& o
     std::string cases;
     for (const auto& entry : order) {
       const std::string name = entry.empty() ? "dump" : entry;
-      std::string body;
+      // One <failure> per testcase (strict JUnit consumers reject several): its message is the
+      // first error, its text lists them all; warnings go to <system-out>.
+      std::string body, failure_text, failure_message, failure_type, notes;
+      std::size_t errors = 0;
       for (const Finding* f : by_entry[entry]) {
+        const std::string line = fmt::format("{} [{}] {}{}: {}", to_string(f->severity), to_string(f->kind), f->pointer,
+                                             f->line != 0 ? fmt::format(" (line {})", f->line) : "", describe(*f));
         if (f->severity != Severity::error) {
-          body += fmt::format("      <system-out>{}</system-out>\n",
-                              xml_escape(fmt::format("{} [{}] {}: {}", to_string(f->severity), to_string(f->kind),
-                                                     f->pointer, describe(*f))));
+          notes += line + "\n";
           continue;
         }
-        body += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", to_string(f->kind),
-                            xml_escape(describe(*f)),
-                            xml_escape(fmt::format("{}:{} {}", f->file, f->line, f->pointer)));
+        if (errors++ == 0) {
+          failure_message = describe(*f);
+          failure_type = std::string(to_string(f->kind));
+        }
+        failure_text += line + "\n";
       }
+      if (errors > 1) failure_message += fmt::format(" (+{} more)", errors - 1);
+      if (errors > 0)
+        body += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n", failure_type,
+                            xml_escape(failure_message), xml_escape(failure_text));
+      if (!notes.empty()) body += fmt::format("      <system-out>{}</system-out>\n", xml_escape(notes));
       const bool failed = body.find("<failure") != std::string::npos;
       suite_failures += failed ? 1 : 0;
       cases += fmt::format("    <testcase classname=\"{}\" name=\"{}\">\n{}    </testcase>\n", xml_escape(r.summary.file),

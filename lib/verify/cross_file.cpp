@@ -39,8 +39,6 @@ void check_stack_json(const std::string& path, const DumpNames& names, FindingSi
   if (!doc) return;
   auto r = dump::replay_stack_json(*doc, [&](const std::string& name, std::vector<std::string>) {
     const auto parsed = dump::parse_entry_name(name);
-    std::string p;
-    dump::append_pointer_token(p, name);
     if (parsed.kind == dump::EntryKind::unknown)
       sink.add(FindingKind::stack, name, "", "stack.json names an entry that does not follow msprobe's grammar", "", name);
     else if (!parsed.is_forward())
@@ -49,6 +47,8 @@ void check_stack_json(const std::string& path, const DumpNames& names, FindingSi
     else if (names.level_known && !dump::level_includes(names.level, parsed))
       sink.add(FindingKind::stack, name, "", fmt::format("stack.json names an entry outside level {}", to_string(names.level)),
                "", name);
+    else if (names.forward_inputs && names.all.count(name) == 0)
+      sink.add(FindingKind::stack, name, "", "stack.json names a forward entry that dump.json does not have", name, "");
   });
   if (!r) sink.add(FindingKind::schema, "", "", fmt::format("stack.json: {}", r.error().message));
 }

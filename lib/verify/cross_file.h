@@ -20,6 +20,9 @@ struct DumpNames {
   std::vector<std::string> in_order;     // the same, in file order (deterministic reports)
   Level level = Level::mix;
   bool level_known = false;
+  // Some forward entry has input_args: data_mode kept forward inputs, so every forward stack
+  // must have its entry (msprobe takes stacks at forward input collection).
+  bool forward_inputs = false;
 };
 
 void check_stack_json(const std::string& path, const DumpNames& names, FindingSink& sink);

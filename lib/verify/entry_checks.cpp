@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <unordered_set>
 
@@ -51,12 +52,101 @@ void check_data_name(const Value& leaf, const std::string& name, const std::stri
              "data_name does not match the entry name and the leaf's position", expected, dn->as_string());
 }
 
+// Section order of §4.2: forward input_args, input_kwargs, [is_recompute: API], output,
+// parameters, [is_recompute: module], is_nan; backward input, output, is_nan.
+int section_rank(std::string_view key, const dump::EntryName& n) {
+  if (n.is_backward()) return key == "input" ? 0 : key == "output" ? 1 : key == "is_nan" ? 2 : -1;
+  if (!n.is_forward()) return -1;
+  if (key == "input_args") return 0;
+  if (key == "input_kwargs") return 1;
+  if (key == "is_recompute") return n.kind == dump::EntryKind::module_forward ? 5 : 2;
+  if (key == "output") return 3;
+  if (key == "parameters") return 4;
+  if (key == "is_nan") return 6;
+  return -1;
+}
+
+void check_section_order(const Value& entry, const std::string& name, const std::string& pointer, FindingSink& sink) {
+  const auto parsed = dump::parse_entry_name(name);
+  int last = -1;
+  std::string last_key;
+  for (const auto& m : entry.as_object()) {
+    const int r = section_rank(m.key, parsed);
+    if (r < 0) continue;  // unknown sections are the schema's business
+    if (r < last) {
+      std::string p = pointer;
+      dump::append_pointer_token(p, m.key);
+      sink.add(FindingKind::schema, name, p, fmt::format("section \"{}\" comes after \"{}\"", m.key, last_key),
+               "input_args, input_kwargs, output, parameters (forward) or input, output (backward)", m.key);
+    }
+    last = std::max(last, r);
+    if (r == last) last_key = m.key;
+  }
+}
+
+// Key order of a tensor leaf (§5.1, §5.2): type, dtype, shape, Max, Min, Mean, Norm,
+// requires_grad / layout, hsdp_shard_size, device_mesh, placements, data_name, md5; in xor mode
+// md5 right after shape. md5 may also precede data_name (diff-check dumps).
+int leaf_key_rank(std::string_view key, bool xor_mode) {
+  static constexpr std::pair<std::string_view, int> k_ranks[] = {
+      {"type", 0}, {"dtype", 1}, {"shape", 2}, {"Max", 4}, {"Min", 5}, {"Mean", 6}, {"Norm", 7},
+      {"hsdp_shard_size", 8}, {"requires_grad", 9}, {"device_mesh", 10}, {"placements", 11}, {"data_name", 12}};
+  if (key == "md5") return xor_mode ? 3 : 12;
+  for (const auto& [k, r] : k_ranks)
+    if (k == key) return r;
+  return -1;  // layout (position depends on its truthiness) and unknown keys
+}
+
+void check_leaf_key_order(const Value& leaf, const std::string& name, const std::string& pointer, FindingSink& sink) {
+  const bool xor_mode = leaf.find("Max") == nullptr;
+  int last = -1;
+  std::string last_key;
+  for (const auto& m : leaf.as_object()) {
+    const int r = leaf_key_rank(m.key, xor_mode);
+    if (r < 0) continue;
+    if (r < last) {
+      sink.add(FindingKind::schema, name, pointer + "/" + m.key,
+               fmt::format("leaf key \"{}\" comes after \"{}\"", m.key, last_key),
+               "type, dtype, shape, Max, Min, Mean, Norm, requires_grad, data_name, md5", m.key);
+    }
+    if (r >= last) {
+      last = r;
+      last_key = m.key;
+    }
+  }
+}
+
 // Statistics of a leaf as one comparable string ("" when it has none).
 std::string stats_signature(const Value& leaf) {
   std::string s;
   for (auto k : {"Max", "Min", "Mean", "Norm"})
     if (const Value* v = leaf.find(k)) s += json_text(v) + "|";
   return s;
+}
+
+// data_name appears exactly where msprobe saves tensor files: only with a dump_data_dir, and in
+// task tensor for every tensor that has data (not empty in PyTorch, not meta/fake).
+void check_data_name_presence(const Value& leaf, dump::LeafKind kind, const EntryContext& ctx, const std::string& name,
+                              const std::string& pointer, FindingSink& sink) {
+  const bool has = leaf.find("data_name") != nullptr;
+  if (has && !ctx.has_dump_data_dir) {
+    sink.add(FindingKind::data_name, name, pointer + "/data_name",
+             "data_name in a dump whose dump_data_dir is null (no tensor files were saved)", "no data_name",
+             json_text(leaf.find("data_name")));
+    return;
+  }
+  if (has || ctx.task != "tensor" || kind != dump::LeafKind::tensor) return;
+  const Value* type = leaf.find("type");
+  if (type == nullptr || !type->is_string() ||
+      (type->as_string() != "torch.Tensor" && type->as_string() != "mindspore.Tensor"))
+    return;  // fake, meta, batched... tensors are never saved
+  const Value* max = leaf.find("Max");
+  const Value* shape = leaf.find("shape");
+  bool empty = false;
+  if (shape != nullptr && shape->is_array())
+    for (const auto& d : shape->as_array()) empty = empty || (d.is_integer() && d.kind() == pyjson::Kind::integer && d.as_int() == 0);
+  if (max == nullptr || max->is_null() || (empty && ctx.rules.framework == Framework::pytorch)) return;
+  sink.add(FindingKind::data_name, name, pointer, "a tensor of a task tensor dump has no data_name", "a data_name", "");
 }
 
 }  // namespace
@@ -91,6 +181,7 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
   check_name(name, ctx, pointer, sink);
   check_duplicate_keys(entry, name, pointer, sink);
   if (!entry.is_object()) return;  // the schema reports it
+  check_section_order(entry, name, pointer, sink);
   const bool pg = dump::parse_entry_name(name).kind == dump::EntryKind::parameters_grad;
   // md5 -> (statistics signature, pointer) of the first leaf of this entry with that md5.
   std::map<std::string, std::pair<std::string, std::string>> by_md5;
@@ -101,6 +192,8 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
       const std::string lp = dump::leaf_pointer(pointer, section.key, p);
       check_tensor_leaf(leaf, kind == dump::LeafKind::ndarray, ctx.rules, name, lp, sink);
       check_data_name(leaf, name, section.key, p, pg, ctx.rules.framework, lp, sink);
+      if (kind == dump::LeafKind::tensor) check_leaf_key_order(leaf, name, lp, sink);
+      check_data_name_presence(leaf, kind, ctx, name, lp, sink);
       const Value* md5 = leaf.find("md5");
       const std::string sig = stats_signature(leaf);
       if (md5 == nullptr || !md5->is_string() || sig.empty()) return;

@@ -16,10 +16,14 @@ namespace msdump::verify {
 struct EntryContext {
   LeafRules rules;
   Level level = Level::mix;
-  bool level_known = false;  // the header's level was valid
+  bool level_known = false;    // the header's level was valid
+  std::string task;            // the header's task ("" if invalid)
+  bool has_dump_data_dir = false;  // dump_data_dir is a string (tensor files are expected)
 };
 
-// `pointer` is the entry's JSON Pointer ("/data/<escaped name>").
+// `pointer` is the entry's JSON Pointer ("/data/<escaped name>"). Also checks the order of the
+// entry's sections (§4.2) and of every tensor leaf's keys (§5.1, §5.2), and that data_name
+// appears exactly where tensor files are expected (task tensor: every non-empty tensor).
 void check_entry(const std::string& name, const pyjson::Value& entry, const EntryContext& ctx,
                  const std::string& pointer, FindingSink& sink);
 

@@ -73,8 +73,10 @@ bool TensorChecker::check(const Value& leaf, const std::string& entry, const std
   if (leaf_dtype && info->dtype != *leaf_dtype &&
       !(info->dtype == DType::float32 && m_framework != Framework::pytorch &&
         (*leaf_dtype == DType::bfloat16 || *leaf_dtype == DType::float8_e4m3fn || *leaf_dtype == DType::float8_e5m2))) {
-    sink.add(FindingKind::dtype, entry, pointer + "/dtype", fmt::format("the tensor file holds {}", dtype_name(info->dtype)),
-             std::string(dtype_name(info->dtype)), dtype_v->as_string());
+    const auto& file_dt = dtype_info(info->dtype);
+    const std::string spelled(m_framework == Framework::pytorch ? file_dt.torch_name : file_dt.mindspore_name);
+    sink.add(FindingKind::dtype, entry, pointer + "/dtype", fmt::format("the tensor file holds {}", spelled), spelled,
+             dtype_v->as_string());
     consistent = false;
   }
   std::string file_shape = tensor::format_shape(info->shape);

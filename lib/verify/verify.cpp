@@ -137,6 +137,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   while (true) {
     auto more = stream.next(ev);
     if (!more) {
+      sink.set_location(*dump_path, 0);  // the message carries the error's own line and column
       sink.add(FindingKind::json, "", "", more.error().message);
       break;
     }
@@ -149,6 +150,9 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
       case pyjson::DumpEvent::Type::data_begin: {
         header.push_back(pyjson::Member{"data", Value::object(), ev.offset});
         check_header(header, sink, ctx.rules.framework, ctx, sum.task, sum.level);
+        ctx.task = sum.task;
+        for (const auto& m : header)
+          if (m.key == "dump_data_dir") ctx.has_dump_data_dir = m.value.is_string();
         if (header.size() > 0 && std::none_of(header.begin(), header.end(), [](const auto& m) { return m.key == "framework"; }))
           sink.add(FindingKind::schema, "", "/framework", "no framework key: assuming pytorch", "pytorch", "",
                    Severity::warning);
@@ -188,6 +192,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
             });
           }
         }
+        if (ev.value.find("input_args") != nullptr) names.forward_inputs = true;
         if (golden) golden->compare(ev.key, keys.key(ev.key), ev.value, pointer, gtol, sink);
         break;
       }
