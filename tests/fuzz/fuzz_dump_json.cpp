@@ -9,7 +9,11 @@
 #include <vector>
 
 #include "core/byte_source.h"
+#include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
+#include "verify/entry_checks.h"
+#include "verify/finding_sink.h"
+#include "verify/schema_check.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/json_value.h"
 
@@ -38,9 +42,24 @@ std::size_t walk_value(const msdump::pyjson::Value& root) {
 
 // Called with every event of the stream, as the verifier sees them. Validating an entry against
 // the dump schema belongs here.
+// Every entry goes through the verifier's per-entry checks: the schema of a current PyTorch
+// dump and the semantic rules (names, data_name, statistics, key order, checksum races).
 void check_dump_event(const msdump::pyjson::DumpEvent& event) {
   const auto bytes = walk_value(event.value) + event.key.size();
   (void)bytes;
+  if (event.type != msdump::pyjson::DumpEvent::Type::entry) return;
+  static const auto schema = msdump::verify::SchemaCheck::create(msdump::Framework::pytorch, msdump::Profile::current);
+  if (!schema) __builtin_trap();  // the embedded schema must compile
+  msdump::verify::FindingSink sink({}, 64);
+  msdump::pyjson::Value entry = event.value;
+  schema->check(event.key, entry, sink);
+  msdump::verify::EntryContext ctx;
+  ctx.level_known = true;
+  ctx.task = "tensor";
+  ctx.has_dump_data_dir = true;
+  std::string pointer = "/data";
+  msdump::dump::append_pointer_token(pointer, event.key);
+  msdump::verify::check_entry(event.key, entry, ctx, pointer, sink);
 }
 
 }  // namespace
