@@ -40,12 +40,6 @@ bool is_extra_key(std::string_view k) {
   return false;
 }
 
-// A data_name becomes a file name inside dump_tensor_data/: it must not leave that directory.
-bool safe_file_name(std::string_view name) {
-  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos &&
-         name.find('\0') == std::string_view::npos;
-}
-
 Result<void> link_or_copy(const std::string& from, const std::string& to, Overwrite overwrite) {
   std::error_code ec;
   if (overwrite == Overwrite::yes) std::filesystem::remove(to, ec);
@@ -215,7 +209,7 @@ Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, boo
   if (m_ctx.task == Task::tensor && src && st && (src->info.numel() > 0 || !pytorch)) {
     const std::string data_name = dump::make_data_name(where.entry, where.section, where.path,
                                                        where.is_parameters_grad, m_ctx.framework);
-    if (!safe_file_name(data_name))
+    if (!dump::is_plain_file_name(data_name))
       return fatal(where, fmt::format("data_name \"{}\" would leave dump_tensor_data/", data_name));
     auto written = write_tensor_file(*src, m_ctx.tensor_out + "/" + data_name);
     if (!written) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "dump/data_name.h"
 #include "tensor/raw_reader.h"
 #include "tensor/tensor_reader.h"
 
@@ -64,7 +65,7 @@ Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& le
     const auto* dn = leaf.find("data_name");
     if (dn == nullptr) return std::optional<TensorSource>{};
     if (!dn->is_string()) return invalid_input("/data_name: expected a string");
-    if (!stays_inside(dn->as_string()) || dn->as_string().find('/') != std::string::npos)
+    if (!dump::is_plain_file_name(dn->as_string()))
       return invalid_input(fmt::format("/data_name: \"{}\" is not a file name inside dump_tensor_data/", dn->as_string()));
     src.path = dir + "/" + dn->as_string();
     // The dump's directory (given by the user) bounds what may be read: dump_tensor_data/ being

@@ -11,6 +11,11 @@ std::string_view data_name_category(std::string_view section, bool is_parameters
   return "";
 }
 
+bool is_plain_file_name(std::string_view name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string_view::npos &&
+         name.find('\0') == std::string_view::npos;
+}
+
 std::string_view tensor_file_extension(Framework framework) {
   return framework == Framework::pytorch ? ".pt" : ".npy";
 }

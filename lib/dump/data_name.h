@@ -20,6 +20,10 @@ std::string_view data_name_category(std::string_view section, bool is_parameters
 
 std::string_view tensor_file_extension(Framework framework);  // ".pt" or ".npy"
 
+// Whether a data_name can be used as a file name inside dump_tensor_data/: not empty, not "."
+// or "..", no '/' and no NUL, so it can never leave that directory.
+bool is_plain_file_name(std::string_view name);
+
 // Builds a data_name. `path` holds the index/key components below the section. For
 // parameters_grad entries `section` is the parameter name and `path` is ignored (msprobe drops
 // the one-element list index).

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/byte_source.h"
+#include "dump/data_name.h"
 #include "pyjson/pyfloat.h"
 #include "tensor/tensor_reader.h"
 #include "verify/leaf_rules.h"
@@ -20,10 +21,6 @@ std::string scalar_text(const Scalar& s) {
   return json_text(&v);
 }
 
-bool safe_name(std::string_view n) {
-  return !n.empty() && n != "." && n != ".." && n.find('/') == std::string_view::npos && n.find('\0') == std::string_view::npos;
-}
-
 }  // namespace
 
 TensorChecker::TensorChecker(std::string dir, Framework framework, Profile profile, SummaryMode mode,
@@ -35,7 +32,7 @@ bool TensorChecker::check(const Value& leaf, const std::string& entry, const std
   const Value* dn = leaf.find("data_name");
   if (dn == nullptr || !dn->is_string()) return false;
   const std::string& name = dn->as_string();
-  if (!safe_name(name)) {
+  if (!dump::is_plain_file_name(name)) {
     sink.add(FindingKind::file, entry, pointer + "/data_name",
              fmt::format("data_name \"{}\" is not a file name inside {}", name, m_dir), "a plain file name", name);
     return false;
