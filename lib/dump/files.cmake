@@ -9,4 +9,5 @@ list(APPEND MSDUMP_LIB_SOURCES
 list(APPEND MSDUMP_TEST_SOURCES
   tests/dump/entry_name_test.cpp
   tests/dump/data_name_test.cpp
-  tests/dump/stack_model_test.cpp)
+  tests/dump/stack_model_test.cpp
+  tests/dump/construct_model_test.cpp)
