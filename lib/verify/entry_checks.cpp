@@ -116,12 +116,13 @@ void check_leaf_key_order(const Value& leaf, const std::string& name, const std:
   }
 }
 
-// Statistics of a leaf as one comparable string ("" when it has none).
-std::string stats_signature(const Value& leaf) {
-  std::string s;
-  for (auto k : {"Max", "Min", "Mean", "Norm"})
-    if (const Value* v = leaf.find(k)) s += json_text(v) + "|";
-  return s;
+// Whether two leaves carry the same statistics (all four keys, value for value).
+bool same_statistics(const Value& a, const Value& b) {
+  for (auto k : {"Max", "Min", "Mean", "Norm"}) {
+    const Value *x = a.find(k), *y = b.find(k);
+    if ((x == nullptr) != (y == nullptr) || (x != nullptr && !x->identical(*y))) return false;
+  }
+  return true;
 }
 
 // data_name appears exactly where msprobe saves tensor files: only with a dump_data_dir, and in
@@ -151,29 +152,60 @@ void check_data_name_presence(const Value& leaf, dump::LeafKind kind, const Entr
 
 }  // namespace
 
-void check_duplicate_keys(const Value& v, const std::string& entry, const std::string& pointer, FindingSink& sink) {
+namespace {
+
+bool has_duplicate_keys(const pyjson::Object& members) {
+  if (members.size() <= 16) {  // the usual leaf: comparing pairs beats hashing
+    for (std::size_t i = 1; i < members.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (members[i].key == members[j].key) return true;
+    return false;
+  }
+  std::unordered_set<std::string_view> seen;
+  for (const auto& m : members)
+    if (!seen.insert(m.key).second) return true;
+  return false;
+}
+
+// `pointer` is extended and restored in place, so the walk allocates nothing per value.
+void duplicate_walk(const Value& v, const std::string& entry, std::string& pointer, FindingSink& sink) {
+  const std::size_t mark = pointer.size();
   if (v.is_array()) {
-    for (std::size_t i = 0; i < v.as_array().size(); ++i)
-      check_duplicate_keys(v.as_array()[i], entry, pointer + "/" + std::to_string(i), sink);
+    const auto& items = v.as_array();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!items[i].is_array() && !items[i].is_object()) continue;
+      pointer += '/';
+      pointer += std::to_string(i);
+      duplicate_walk(items[i], entry, pointer, sink);
+      pointer.resize(mark);
+    }
     return;
   }
   if (!v.is_object()) return;
   const auto& members = v.as_object();
-  if (members.size() > 1) {
+  if (members.size() > 1 && has_duplicate_keys(members)) {
     std::unordered_set<std::string_view> seen;
     for (const auto& m : members)
       if (!seen.insert(m.key).second) {
-        std::string p = pointer;
-        dump::append_pointer_token(p, m.key);
-        sink.add(FindingKind::duplicate, entry, p, fmt::format("key \"{}\" appears more than once", m.key),
+        dump::append_pointer_token(pointer, m.key);
+        sink.add(FindingKind::duplicate, entry, pointer, fmt::format("key \"{}\" appears more than once", m.key),
                  "unique keys", m.key);
+        pointer.resize(mark);
       }
   }
   for (const auto& m : members) {
-    std::string p = pointer;
-    dump::append_pointer_token(p, m.key);
-    check_duplicate_keys(m.value, entry, p, sink);
+    if (!m.value.is_array() && !m.value.is_object()) continue;
+    dump::append_pointer_token(pointer, m.key);
+    duplicate_walk(m.value, entry, pointer, sink);
+    pointer.resize(mark);
   }
+}
+
+}  // namespace
+
+void check_duplicate_keys(const Value& v, const std::string& entry, const std::string& pointer, FindingSink& sink) {
+  std::string p = pointer;
+  duplicate_walk(v, entry, p, sink);
 }
 
 void check_entry(const std::string& name, const Value& entry, const EntryContext& ctx, const std::string& pointer,
@@ -183,8 +215,8 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
   if (!entry.is_object()) return;  // the schema reports it
   check_section_order(entry, name, pointer, sink);
   const bool pg = dump::parse_entry_name(name).kind == dump::EntryKind::parameters_grad;
-  // md5 -> (statistics signature, pointer) of the first leaf of this entry with that md5.
-  std::map<std::string, std::pair<std::string, std::string>> by_md5;
+  // md5|dtype|shape -> (the first leaf of this entry with that checksum, its pointer)
+  std::map<std::string, std::pair<const Value*, std::string>> by_md5;
   for (const auto& section : entry.as_object()) {
     std::vector<std::string> path;
     dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& p) {
@@ -195,13 +227,12 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
       if (kind == dump::LeafKind::tensor) check_leaf_key_order(leaf, name, lp, sink);
       check_data_name_presence(leaf, kind, ctx, name, lp, sink);
       const Value* md5 = leaf.find("md5");
-      const std::string sig = stats_signature(leaf);
-      if (md5 == nullptr || !md5->is_string() || sig.empty()) return;
+      if (md5 == nullptr || !md5->is_string() || leaf.find("Max") == nullptr) return;
       const std::string key = md5->as_string() + "|" + json_text(leaf.find("dtype")) + json_text(leaf.find("shape"));
-      auto [it, fresh] = by_md5.emplace(key, std::make_pair(sig, lp));
+      auto [it, fresh] = by_md5.emplace(key, std::make_pair(&leaf, lp));
       // The earlier leaf (an in-place op's input) is the stale one: its checksum was computed
       // after the op had already modified the tensor.
-      if (!fresh && it->second.first != sig)
+      if (!fresh && !same_statistics(*it->second.first, leaf))
         sink.add(FindingKind::checksum, name, it->second.second + "/md5",
                  fmt::format("md5 {} equals that of {} but the statistics differ: the checksum was taken after "
                              "the tensor changed (in-place op hashed on a background thread)",

@@ -7,5 +7,6 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/verify/golden.cpp
   lib/verify/cross_file.cpp
   lib/verify/schema_check.cpp
+  lib/verify/event_pipe.cpp
   lib/verify/verify.cpp)
 list(APPEND MSDUMP_TEST_SOURCES)

@@ -12,6 +12,7 @@
 #include "pyjson/dump_json_stream.h"
 #include "verify/cross_file.h"
 #include "verify/entry_checks.h"
+#include "verify/event_pipe.h"
 #include "verify/finding_sink.h"
 #include "verify/golden.h"
 #include "verify/schema_check.h"
@@ -132,7 +133,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   pyjson::Object header;
   bool in_data = false;
 
-  pyjson::DumpJsonStream stream(**src);
+  EventPipe stream(**src);
   pyjson::DumpEvent ev;
   while (true) {
     auto more = stream.next(ev);

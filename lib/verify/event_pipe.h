@@ -1,0 +1,45 @@
+#pragma once
+// EventPipe: parses a dump.json on a second thread while the caller checks the entries already
+// parsed, so parsing and checking overlap (the two dominant costs of verify, about equal).
+// Events arrive in file order through a small bounded queue, so findings stay deterministic;
+// memory stays bounded by the queue's few entries.
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "core/byte_source.h"
+#include "core/result.h"
+#include "pyjson/dump_json_stream.h"
+
+namespace msdump::verify {
+
+class EventPipe {
+ public:
+  static constexpr std::size_t k_capacity = 64;
+
+  explicit EventPipe(const ByteSource& source);
+  ~EventPipe();  // stops and joins the parser thread
+  EventPipe(const EventPipe&) = delete;
+  EventPipe& operator=(const EventPipe&) = delete;
+
+  // Same contract as DumpJsonStream::next: true with an event, false at the end, an error for
+  // a syntax error, truncation or read error (after which the pipe stays ended).
+  Result<bool> next(pyjson::DumpEvent& event);
+
+ private:
+  void produce();
+
+  pyjson::DumpJsonStream m_stream;
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  std::deque<pyjson::DumpEvent> m_queue;
+  bool m_done = false;
+  bool m_stop = false;
+  std::optional<Error> m_error;
+  std::thread m_thread;
+};
+
+}  // namespace msdump::verify
