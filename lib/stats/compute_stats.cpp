@@ -118,7 +118,9 @@ Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::Ten
     return compute_leaf_stats(view, options, moments_out);
   }
   if (const auto* file = dynamic_cast<const FileSource*>(&source);
-      file != nullptr && options.file_read == FileRead::mmap && nbytes > 0) {
+      file != nullptr && nbytes > 0 &&
+      (options.file_read == FileRead::mmap ||
+       (options.file_read == FileRead::automatic && nbytes >= k_mmap_min_bytes))) {
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
     const std::uint64_t start = first / page * page;
     const std::size_t length = first + nbytes - start;

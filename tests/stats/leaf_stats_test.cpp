@@ -381,8 +381,11 @@ TEST_SUITE("msdump::stats") {
         o.file_read = FileRead::mmap;
         const auto mapped = compute_leaf_stats(**file, info, o, &buffer);
         REQUIRE(mapped);
+        o.file_read = FileRead::automatic;  // the default: mmap above k_mmap_min_bytes
+        const auto automatic = compute_leaf_stats(**file, info, o, &buffer);
+        REQUIRE(automatic);
         const auto in_memory = compute_leaf_stats(view, o);
-        for (const auto* s : {&*from_file, &*mapped, &in_memory}) {
+        for (const auto* s : {&*from_file, &*mapped, &*automatic, &in_memory}) {
           CHECK(s->max.identical(expected.max));
           CHECK(s->min.identical(expected.min));
           CHECK(s->mean.identical(expected.mean));
