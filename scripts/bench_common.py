@@ -75,7 +75,9 @@ def print_machine(msdump):
     info = machine_info()
     ver = subprocess.run([msdump, "--version"], capture_output=True, text=True).stdout.strip()
     print(f"machine: nproc={info['nproc']}, cpu={info['cpu']}, mem={info['mem']}, "
-          f"kernel {info['kernel']}; msdump {ver}; load average at start: {loadavg()}")
+          f"kernel {info['kernel']}; load average at start: {loadavg()}")
+    print(f"binary: {msdump} ({ver}, built {time.strftime('%Y-%m-%d %H:%M', time.localtime(os.path.getmtime(msdump)))}); "
+          f"copy build/msdump elsewhere and pass --msdump when others rebuild during a run")
     sys.stdout.flush()
 
 
