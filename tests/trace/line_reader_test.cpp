@@ -62,7 +62,8 @@ TEST_SUITE("msdump::trace") {
     CHECK(r.error().message == "line 2: longer than 1048576 bytes");
   }
   TEST_CASE("the visitor's error stops the walk") {
-    MemorySource src(as_bytes(std::string("a\nb\nc\n")));
+    const std::string text = "a\nb\nc\n";
+    MemorySource src(as_bytes(text));
     int seen = 0;
     auto r = trace::for_each_line(src, [&](const trace::Line& l) -> Result<void> {
       ++seen;
