@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's): installs dependencies, builds with warnings as errors,
 # runs every test (unit, CLI golden, convert goldens, sample acceptance, verify mutations, crash
-# safety), builds again with ASan+UBSan (-O2 -g: Debug made the schema tests crawl) and re-runs
+# safety), builds again with ASan+UBSan (-O2 -g, warnings not fatal there: at -O2 with sanitizers
+# g++ 12 reports maybe-uninitialized inside libstdc++'s std::regex) and re-runs
 # the unit tests, then runs each libFuzzer
 # target for MSDUMP_FUZZ_SECONDS (default 60) from its committed corpus.
 set -euo pipefail
@@ -9,6 +10,6 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh --with-fuzz
 BUILD_DIR=build scripts/build.sh -DMSDUMP_WERROR=ON
 (cd build && ctest --output-on-failure)
-BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo scripts/build.sh -DMSDUMP_WERROR=ON -DMSDUMP_SANITIZE=ON -DMSDUMP_BENCH=OFF
+BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo scripts/build.sh -DMSDUMP_SANITIZE=ON -DMSDUMP_BENCH=OFF
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -R unit)
 scripts/fuzz.sh "${MSDUMP_FUZZ_SECONDS:-60}"

@@ -30,11 +30,21 @@ AtomicFile::AtomicFile(int fd, std::string path, std::string tmp_path, Overwrite
 
 AtomicFile::~AtomicFile() {
   if (m_fd >= 0) ::close(m_fd);
-  if (!m_committed) ::unlink(m_tmp_path.c_str());
+  if (!m_committed && !m_direct) ::unlink(m_tmp_path.c_str());
 }
 
 Result<std::unique_ptr<AtomicFile>> AtomicFile::create(const std::string& path, Overwrite overwrite) {
   struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return io_error(fmt::format("'{}' is a directory", path));
+  if (exists && !S_ISREG(st.st_mode) && overwrite == Overwrite::yes) {
+    // A device or FIFO: write straight to it (there is nothing to replace atomically).
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return io_error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+    std::unique_ptr<AtomicFile> f(new AtomicFile(fd, path, std::string(), overwrite));
+    f->m_direct = true;
+    return f;
+  }
   if (overwrite == Overwrite::no && ::lstat(path.c_str(), &st) == 0)
     return Error{ErrorCode::exists, fmt::format("'{}' exists (use --force to replace it)", path)};
   std::string tmp = temporary_name(path);
@@ -74,6 +84,13 @@ void AtomicFile::write(std::span<const std::byte> bytes) {
 
 Result<void> AtomicFile::commit() {
   flush_buffer();
+  if (m_direct) {
+    if (::close(m_fd) != 0 && m_errno == 0) m_errno = errno;
+    m_fd = -1;
+    m_committed = true;
+    if (m_errno != 0) return io_error(fmt::format("writing '{}': {}", m_path, std::strerror(m_errno)));
+    return {};
+  }
   if (m_errno == 0 && ::fsync(m_fd) != 0) m_errno = errno;
   if (::close(m_fd) != 0 && m_errno == 0) m_errno = errno;
   m_fd = -1;

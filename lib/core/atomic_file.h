@@ -2,6 +2,8 @@
 // AtomicFile: write to "<path>.msdump-tmp-<pid>-<n>" in the same directory, fsync, then
 // rename() over the target on commit(). An AtomicFile destroyed without commit() removes its
 // temporary file, so a failed or interrupted run never leaves a half-written output.
+// A target that exists and is not a regular file (/dev/null, a FIFO, a terminal) is written
+// directly: renaming over it would replace the device with a file.
 
 #include <cstddef>
 #include <memory>
@@ -43,6 +45,7 @@ class AtomicFile {
   std::size_t m_written = 0;
   int m_errno = 0;
   bool m_committed = false;
+  bool m_direct = false;  // writing straight to a device / FIFO
 };
 
 // Writes `bytes` to `path` atomically in one call.

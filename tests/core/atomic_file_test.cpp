@@ -2,7 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
+#include <thread>
 
 #include "test_util.h"
 
@@ -27,6 +30,22 @@ TEST_SUITE("msdump::core") {
     (*f)->write(std::string(3 << 20, 'x'));  // larger than the internal buffer
     REQUIRE((*f)->commit());
     CHECK(fs::file_size(p) == (3u << 20));
+  }
+  TEST_CASE("a device or FIFO target is written to, never replaced") {
+    testing::TempDir dir;
+    const auto fifo = (dir / "pipe").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    std::string got;
+    std::thread reader([&] { got = testing::slurp(fifo); });
+    REQUIRE(write_file_atomic(fifo, "through the pipe", Overwrite::yes));
+    reader.join();
+    CHECK(got == "through the pipe");
+    CHECK(fs::is_fifo(fifo));
+    REQUIRE(write_file_atomic("/dev/null", "discarded", Overwrite::yes));
+    CHECK(fs::is_character_file("/dev/null"));
+    auto d = write_file_atomic(dir.path().string(), "x", Overwrite::yes);
+    REQUIRE_FALSE(d);
+    CHECK(d.error().message == "'" + dir.path().string() + "' is a directory");
   }
   TEST_CASE("existing outputs are kept unless overwrite is asked for") {
     testing::TempDir dir;
