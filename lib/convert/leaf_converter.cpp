@@ -139,7 +139,7 @@ Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, boo
       else keep_input_stats = m_ctx.input_kind == InputKind::msprobe_dump;
     } else {
       src = std::move(**located);
-      auto opened = open_tensor_source(*src, *dtype, *shape);
+      auto opened = m_sources.open(*src, *dtype, *shape);
       if (!opened) return fatal(where, opened.error().message);
       if (opened->problem) {
         problem(where, opened->problem->message);

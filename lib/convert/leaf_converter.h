@@ -68,6 +68,7 @@ class LeafConverter {
 
   LeafContext m_ctx;
   stats::ReadBuffer m_buffer;
+  TensorSourceCache m_sources;
   std::uint64_t m_tensors = 0;
   std::uint64_t m_tensor_files = 0;
   std::uint64_t m_bytes_read = 0;

@@ -92,6 +92,11 @@ Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& le
   return std::optional<TensorSource>{std::move(src)};
 }
 
+// The header of an opened file (or the raw layout the leaf describes) and the checks against
+// the leaf; shared by open_tensor_source and the cache.
+static Result<OpenOutcome> describe_opened(const TensorSource& src, OpenedTensor out, bool known, DType leaf_dtype,
+                                    const tensor::Shape& leaf_shape);
+
 Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape) {
   OpenOutcome outcome;
   std::error_code ec;
@@ -112,9 +117,15 @@ Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype
     return outcome;
   }
   OpenedTensor out;
-  out.source = std::move(*file);
+  out.source = std::shared_ptr<const FileSource>(std::move(*file));
   // Files without a known magic are raw element bytes described by the leaf (captures only).
   const bool known = !src.raw_allowed || tensor::detect_tensor_format(*out.source).ok();
+  return describe_opened(src, std::move(out), known, leaf_dtype, leaf_shape);
+}
+
+static Result<OpenOutcome> describe_opened(const TensorSource& src, OpenedTensor out, bool known, DType leaf_dtype,
+                                    const tensor::Shape& leaf_shape) {
+  OpenOutcome outcome;
   auto info = known ? tensor::read_tensor_info(*out.source, tensor::ReadOptions{leaf_dtype})
                     : tensor::raw_tensor_info(*out.source, tensor::RawSpec{leaf_dtype, leaf_shape, src.offset, false});
   if (!info) {
@@ -130,6 +141,21 @@ Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype
                                      dtype_name(leaf_dtype)));
   outcome.opened = std::move(out);
   return outcome;
+}
+
+Result<OpenOutcome> TensorSourceCache::open(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape) {
+  if (auto it = m_files.find(src.path); it != m_files.end()) {
+    OpenedTensor out;
+    out.source = it->second.file;
+    return describe_opened(src, std::move(out), it->second.known_format, leaf_dtype, leaf_shape);
+  }
+  auto r = open_tensor_source(src, leaf_dtype, leaf_shape);
+  if (r && r->opened) {
+    if (m_files.size() >= k_open_files) m_files.clear();
+    const bool known = r->opened->info.format != tensor::TensorFormat::raw;
+    m_files.emplace(src.path, Entry{r->opened->source, known});
+  }
+  return r;
 }
 
 }  // namespace msdump::convert

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
+
 #include "pyjson/json_reader.h"
 #include "schema/compiled_schema.h"
 #include "schema/embedded_schemas.h"
@@ -14,15 +17,23 @@ SchemaCheck& SchemaCheck::operator=(SchemaCheck&&) noexcept = default;
 SchemaCheck::~SchemaCheck() = default;
 
 Result<SchemaCheck> SchemaCheck::create(Framework framework, Profile profile) {
+  static std::mutex cache_mutex;
+  static std::map<std::string, std::shared_ptr<const schema::CompiledSchema>> cache;
   SchemaCheck c;
   c.m_name = std::string(schema::schema_name_for(framework, profile));
+  std::lock_guard lock(cache_mutex);
+  if (auto it = cache.find(c.m_name); it != cache.end()) {
+    c.m_entry = it->second;
+    return c;
+  }
   const auto text = schema::embedded_schema(c.m_name);
   if (!text) return internal_error(fmt::format("schema '{}' is not embedded", c.m_name));
   auto doc = pyjson::parse_json(*text);
   if (!doc) return internal_error(fmt::format("schema '{}': {}", c.m_name, doc.error().message));
   auto compiled = schema::CompiledSchema::compile(*doc, schema::k_entry_pointer);
   if (!compiled) return internal_error(fmt::format("schema '{}': {}", c.m_name, compiled.error().message));
-  c.m_entry = std::make_unique<schema::CompiledSchema>(std::move(*compiled));
+  c.m_entry = std::make_shared<const schema::CompiledSchema>(std::move(*compiled));
+  cache.emplace(c.m_name, c.m_entry);
   return c;
 }
 
