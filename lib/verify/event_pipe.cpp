@@ -14,33 +14,43 @@ EventPipe::~EventPipe() {
 }
 
 void EventPipe::produce() {
+  // Events are handed over in batches: one lock and one wake-up per k_batch events instead of
+  // per event (the per-event hand-off cost ~15 % of a verify).
+  std::vector<pyjson::DumpEvent> batch;
+  batch.reserve(k_batch);
   while (true) {
     pyjson::DumpEvent ev;
     auto more = m_stream.next(ev);
+    const bool end = !more || !*more;
+    if (!end) batch.push_back(std::move(ev));
+    if (!end && batch.size() < k_batch) continue;
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] { return m_stop || m_queue.size() < k_capacity; });
     if (m_stop) return;
-    if (!more) m_error = more.error();
-    if (!more || !*more) {
+    for (auto& e : batch) m_queue.push_back(std::move(e));
+    batch.clear();
+    if (end) {
+      if (!more) m_error = more.error();
       m_done = true;
-      m_changed.notify_all();
-      return;
     }
-    m_queue.push_back(std::move(ev));
     m_changed.notify_all();
+    if (end) return;
   }
 }
 
 Result<bool> EventPipe::next(pyjson::DumpEvent& event) {
-  std::unique_lock lock(m_mutex);
-  m_changed.wait(lock, [&] { return !m_queue.empty() || m_done; });
-  if (m_queue.empty()) {
-    if (m_error) return *m_error;
-    return false;
+  if (m_local.empty()) {  // take everything queued at once: one lock per batch, not per event
+    std::unique_lock lock(m_mutex);
+    m_changed.wait(lock, [&] { return !m_queue.empty() || m_done; });
+    if (m_queue.empty()) {
+      if (m_error) return *m_error;
+      return false;
+    }
+    m_local.swap(m_queue);
+    m_changed.notify_all();
   }
-  event = std::move(m_queue.front());
-  m_queue.pop_front();
-  m_changed.notify_all();
+  event = std::move(m_local.front());
+  m_local.pop_front();
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "core/byte_source.h"
 #include "core/result.h"
@@ -18,7 +19,8 @@ namespace msdump::verify {
 
 class EventPipe {
  public:
-  static constexpr std::size_t k_capacity = 64;
+  static constexpr std::size_t k_capacity = 64;  // events queued at most (plus one batch)
+  static constexpr std::size_t k_batch = 16;     // events handed over per lock
 
   explicit EventPipe(const ByteSource& source);
   ~EventPipe();  // stops and joins the parser thread
@@ -35,7 +37,8 @@ class EventPipe {
   pyjson::DumpJsonStream m_stream;
   std::mutex m_mutex;
   std::condition_variable m_changed;
-  std::deque<pyjson::DumpEvent> m_queue;
+  std::deque<pyjson::DumpEvent> m_queue;  // shared, under m_mutex
+  std::deque<pyjson::DumpEvent> m_local;  // the consumer's, taken from m_queue in one swap
   bool m_done = false;
   bool m_stop = false;
   std::optional<Error> m_error;
