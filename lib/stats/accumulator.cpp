@@ -111,15 +111,14 @@ void Accumulator::consume(const std::byte* p, std::size_t n) {
 }
 
 void Accumulator::run_groups(const std::byte* p, std::uint64_t groups) {
-  const detail::KernelState st{m_lane_sum.data(), m_lane_sq.data(), m_lane_abs.data(), m_lane_abs_float.data(),
-                                 &m_max_key, &m_min_key};
+  const detail::KernelState st{m_lane_sum.data(), m_lane_sq.data(), m_lane_abs.data(), &m_max_key, &m_min_key};
   while (groups > 0) {
     const std::uint64_t room = (k_block_elements - m_in_block) / k_group_elements;
     const std::uint64_t now = std::min(groups, room);
     if (m_options.reference_kernel) {
       detail::scalar_elements(m_dtype, m_options.float32_elements, p, now * k_group_elements, st);
     } else {
-      detail::simd_groups(m_dtype, m_options.float32_elements, p, now, st);
+      detail::simd_groups(m_dtype, m_options.float32_elements, m_options.abs_sum, p, now, st);
     }
     m_in_block += now * k_group_elements;
     m_count += now * k_group_elements;
@@ -133,8 +132,7 @@ void Accumulator::run_groups(const std::byte* p, std::uint64_t groups) {
 void Accumulator::finish_partial() {
   const std::size_t elements = m_stage_len / m_itemsize;
   if (elements > 0) {
-    const detail::KernelState st{m_lane_sum.data(), m_lane_sq.data(), m_lane_abs.data(), m_lane_abs_float.data(),
-                                 &m_max_key, &m_min_key};
+    const detail::KernelState st{m_lane_sum.data(), m_lane_sq.data(), m_lane_abs.data(), &m_max_key, &m_min_key};
     detail::scalar_elements(m_dtype, m_options.float32_elements, m_stage.data(), elements, st);
     m_count += elements;
     m_in_block += elements;
@@ -153,14 +151,12 @@ void Accumulator::flush_block() {
     sq += m_lane_sq[k];
     abs += m_lane_abs[k];
   }
-  for (std::size_t k = 0; k < detail::k_lanes; ++k) abs += m_lane_abs_float[k];
   m_sum.add(sum);
   m_sum_sq.add(sq);
   m_sum_abs.add(abs);
   m_lane_sum.fill(0.0);
   m_lane_sq.fill(0.0);
   m_lane_abs.fill(0.0);
-  m_lane_abs_float.fill(0.0f);
   m_in_block = 0;
 }
 
@@ -185,7 +181,6 @@ Result<void> Accumulator::merge(const Accumulator& next) {
     m_lane_sum = next.m_lane_sum;
     m_lane_sq = next.m_lane_sq;
     m_lane_abs = next.m_lane_abs;
-    m_lane_abs_float = next.m_lane_abs_float;
     m_in_block = next.m_in_block;
     m_stage = next.m_stage;
     m_stage_len = next.m_stage_len;
@@ -203,6 +198,7 @@ Moments Accumulator::moments() const {
     done.finish_partial();
     m = detail::make_moments(m_dtype, done.m_count, m_bytes, done.m_max_key, done.m_min_key, done.m_sum.value(),
                              done.m_sum_sq.value(), done.m_sum_abs.value());
+    if (!m_options.abs_sum) m.sum_abs = std::numeric_limits<double>::quiet_NaN();
   } else {
     m.dtype = m_dtype;
     m.count = m_bytes / m_itemsize;

@@ -45,8 +45,7 @@ struct Moments {
   // Sums over the element values (|z| for complex, float32(x) when float32_elements), each the
   // correctly rounded double of the exact sum of per-block double partials. IEEE rules for
   // non-finite elements: a NaN makes all three NaN, +inf and -inf together make sum NaN.
-  // sum_abs only feeds tolerances: the float16/bfloat16/float32 kernels sum |x| in float lanes
-  // within a block (relative error below 1e-4; sum and sum_sq are always double).
+  // sum_abs only feeds tolerances and is NaN unless AccumulatorOptions::abs_sum.
   double sum = 0.0;
   double sum_sq = 0.0;
   double sum_abs = 0.0;
@@ -62,6 +61,9 @@ struct AccumulatorOptions {
   // Sums over float32(x) instead of x, as msprobe's `.float()` casts do (integer and float64
   // tensors in the legacy profile and MindSpore). Max/min stay exact in the native dtype.
   bool float32_elements = false;
+  // Sums of |x| (Moments::sum_abs, which only tolerances use). Without them the kernels do a
+  // quarter less arithmetic per element and Moments::sum_abs is NaN.
+  bool abs_sum = true;
   // Use the scalar reference kernel instead of the SIMD one (tests, diagnosis).
   bool reference_kernel = false;
 };
@@ -108,7 +110,6 @@ class Accumulator {
   alignas(64) std::array<double, 32> m_lane_sum{};
   alignas(64) std::array<double, 32> m_lane_sq{};
   alignas(64) std::array<double, 32> m_lane_abs{};
-  alignas(64) std::array<float, 32> m_lane_abs_float{};
   ExactSum m_sum;
   ExactSum m_sum_sq;
   ExactSum m_sum_abs;

@@ -87,7 +87,8 @@ std::span<std::byte> ReadBuffer::get(std::size_t wanted) {
 }
 
 LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& options, Moments* moments_out) {
-  const auto a = leaf_accumulator_options(view.dtype, view.shape, options);
+  auto a = leaf_accumulator_options(view.dtype, view.shape, options);
+  a.abs_sum = moments_out != nullptr;  // only tolerances use sum |x|
   const bool widened = crc_of_widened_bfloat16(view.dtype, options);
   auto m = run_parts(view.dtype, view.data.size(), a, widened, options.threads,
                      [&](std::uint64_t begin, std::uint64_t end, PartSink& sink, std::size_t) -> Result<void> {
@@ -132,7 +133,8 @@ Result<LeafStats> compute_leaf_stats(const ByteSource& source, const tensor::Ten
     ::munmap(map, length);
     return stats;
   }
-  const auto a = leaf_accumulator_options(info.dtype, info.shape, options);
+  auto a = leaf_accumulator_options(info.dtype, info.shape, options);
+  a.abs_sum = moments_out != nullptr;
   const bool widened = crc_of_widened_bfloat16(info.dtype, options);
   ReadBuffer own;
   ReadBuffer* first_buffer = buffer != nullptr ? buffer : &own;

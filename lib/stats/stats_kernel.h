@@ -21,15 +21,14 @@ struct KernelState {
   double* sum;
   double* sum_sq;
   double* sum_abs;
-  float* sum_abs_float;  // k_lanes float partials of |x| (16/32-bit float kernels)
   std::int64_t* max_key;
   std::int64_t* min_key;
 };
 
 // Folds `groups` * 64 elements starting at p into the state. The lane an element goes to
 // depends only on its index within the group, so results do not depend on how the caller cut
-// the stream.
-void simd_groups(DType dtype, bool float32_elements, const std::byte* p, std::size_t groups, const KernelState& st);
+// the stream. Without `abs_sum` the kernels may leave the sums of |x| alone.
+void simd_groups(DType dtype, bool float32_elements, bool abs_sum, const std::byte* p, std::size_t groups, const KernelState& st);
 
 // Folds n elements one by one into lane 0 of the state.
 void scalar_elements(DType dtype, bool float32_elements, const std::byte* p, std::size_t n, const KernelState& st);

@@ -31,10 +31,13 @@ namespace msdump::stats::detail {
 namespace {
 
 constexpr std::size_t k_group = Accumulator::k_group_elements;
-// Software prefetch distance. The fused loop does ~8x the work per byte of a plain sum, so the
-// out-of-order window alone runs only ~2 KiB ahead and the loop stalled on DRAM (0.5x of the
-// read bandwidth); prefetching 8 KiB ahead brought it to ~0.8x (docs/performance.md).
+// Software prefetch distance and target. The fused loop does ~8x the work per byte of a plain
+// sum, so the out-of-order window alone runs only ~2 KiB ahead and the loop stalled on DRAM
+// (0.5x of the read bandwidth). Prefetching 8 KiB ahead into L1 brought it to ~0.78x; into L2
+// only (locality 2, prefetcht1) to ~0.9x: the L1 fill buffers stay free for the demand loads
+// (docs/performance.md).
 constexpr std::size_t k_prefetch_bytes = 8192;
+constexpr int k_prefetch_locality = 2;
 
 constexpr std::size_t size_of(DType d) {
   switch (d) {
@@ -76,7 +79,7 @@ void lanes_loop(bool float32_elements, const std::byte* p, std::size_t groups, c
   }
   for (std::size_t g = 0; g < groups * (k_group / k_lanes); ++g) {
     const std::byte* q = p + g * k_lanes * isz;
-    for (std::size_t line = 0; line < k_lanes * isz; line += 64) __builtin_prefetch(q + line + k_prefetch_bytes);
+    for (std::size_t line = 0; line < k_lanes * isz; line += 64) __builtin_prefetch(q + line + k_prefetch_bytes, 0, k_prefetch_locality);
     for (std::size_t l = 0; l < k_lanes; ++l) {
       const auto e = element_value(D, q + l * isz, float32_elements);
       sum[l] += e.value;
@@ -148,15 +151,70 @@ inline Int64Batch keys64(Int64Batch b) {
   return b ^ ((b >> 63) & Int64Batch(std::numeric_limits<std::int64_t>::max()));
 }
 
-// Per-dtype step: from the k_step elements at element index i, the max/min keys of the step
-// (in Key-sized lanes), the four double registers of values and, for the 16/32-bit formats,
-// |x| summed pairwise in float (sum |x| only feeds tolerances, so float lanes are precise
-// enough and save a quarter of the arithmetic).
+// Max/min through the order-preserving integer keys of stats_element.h, in Key-sized lanes.
+template <typename K>
+struct KeyExtremes {
+  using Key = K;
+  using Ext = xsimd::batch<K>;
+  static Ext ext_max(Ext a, Ext b) { return xsimd::max(a, b); }
+  static Ext ext_min(Ext a, Ext b) { return xsimd::min(a, b); }
+  static Ext max_identity() { return Ext(std::numeric_limits<K>::min()); }
+  static Ext min_identity() { return Ext(std::numeric_limits<K>::max()); }
+  // NaN elements are ordered by their keys, so `nan_seen` adds nothing.
+  static void fold(Ext hi, Ext lo, bool /*nan_seen*/, const KernelState& st) {
+    alignas(64) std::array<K, Ext::size> h{}, l{};
+    hi.store_aligned(h.data());
+    lo.store_aligned(l.data());
+    for (std::size_t k = 0; k < Ext::size; ++k) {
+      *st.max_key = std::max<std::int64_t>(*st.max_key, h[k]);
+      *st.min_key = std::min<std::int64_t>(*st.min_key, l[k]);
+    }
+  }
+};
+
+// Per-dtype step: from the k_step elements at element index i, the step's max and min (in Ext
+// lanes: keys, or floats for VRANGEPS), and the four double registers of values.
+#if XSIMD_WITH_AVX512DQ
+// float32 on AVX-512: max/min with VRANGEPS, which orders -0.0 below +0.0 like the keys do but
+// ignores NaN operands; a NaN is detected instead from the sums of squares, which become NaN
+// exactly when a NaN element was added (x*x is never -inf, so no inf - inf). Half the
+// instructions of the key compare, and the loop is bound by its arithmetic (docs/performance.md).
+#define MSDUMP_STATS_FLOAT32_RANGE 1
 struct Float32Step {
-  using Key = std::int32_t;
-  static constexpr bool k_float_abs = true;
-  static void load(const std::byte* p, std::size_t i, xsimd::batch<Key>& hi, xsimd::batch<Key>& lo,
-                   DoubleBatch (&d)[4], FloatBatch& abs) {
+  using Key = std::int32_t;  // the element size (the extremes themselves are floats)
+  using Ext = FloatBatch;
+  static Ext ext_max(Ext a, Ext b) { return _mm512_range_ps(a, b, 0x5); }
+  static Ext ext_min(Ext a, Ext b) { return _mm512_range_ps(a, b, 0x4); }
+  static Ext max_identity() { return Ext(-std::numeric_limits<float>::infinity()); }
+  static Ext min_identity() { return Ext(std::numeric_limits<float>::infinity()); }
+  static void load(const std::byte* p, std::size_t i, Ext& hi, Ext& lo, DoubleBatch (&d)[4]) {
+    const auto* f = reinterpret_cast<const float*>(p) + i;
+    const auto x0 = FloatBatch::load_unaligned(f);
+    const auto x1 = FloatBatch::load_unaligned(f + k_floats);
+    hi = ext_max(x0, x1);
+    lo = ext_min(x0, x1);
+    for (std::size_t j = 0; j < 4; ++j) d[j] = widen_load(f + j * k_doubles);
+  }
+  // Folds the lanes into the keys. `nan_seen`: some sum of squares of the block is NaN.
+  static void fold(Ext hi, Ext lo, bool nan_seen, const KernelState& st) {
+    alignas(64) std::array<float, k_floats> h{}, l{};
+    hi.store_aligned(h.data());
+    lo.store_aligned(l.data());
+    for (std::size_t k = 0; k < k_floats; ++k) {
+      *st.max_key = std::max(*st.max_key, float_key(std::bit_cast<std::uint32_t>(h[k])));
+      *st.min_key = std::min(*st.min_key, float_key(std::bit_cast<std::uint32_t>(l[k])));
+    }
+    if (nan_seen) {
+      const float nan = std::numeric_limits<float>::quiet_NaN();
+      *st.max_key = std::max(*st.max_key, float_key(std::bit_cast<std::uint32_t>(nan)));
+      *st.min_key = std::min(*st.min_key, float_key(std::bit_cast<std::uint32_t>(-nan)));
+    }
+  }
+};
+#else
+struct Float32Step : KeyExtremes<std::int32_t> {
+  static void load(const std::byte* p, std::size_t i, Ext& hi, Ext& lo,
+                   DoubleBatch (&d)[4]) {
     const auto* f = reinterpret_cast<const float*>(p) + i;
     const auto x0 = FloatBatch::load_unaligned(f);
     const auto x1 = FloatBatch::load_unaligned(f + k_floats);
@@ -166,15 +224,14 @@ struct Float32Step {
     lo = xsimd::min(k0, k1);
     // widen straight from memory (half-register loads hit L1) instead of extracting upper halves
     for (std::size_t j = 0; j < 4; ++j) d[j] = widen_load(f + j * k_doubles);
-    abs = xsimd::abs(x0) + xsimd::abs(x1);
   }
 };
 
-struct BFloat16Step {
-  using Key = std::int16_t;
-  static constexpr bool k_float_abs = true;
-  static void load(const std::byte* p, std::size_t i, xsimd::batch<Key>& hi, xsimd::batch<Key>& lo,
-                   DoubleBatch (&d)[4], FloatBatch& abs) {
+#endif
+
+struct BFloat16Step : KeyExtremes<std::int16_t> {
+  static void load(const std::byte* p, std::size_t i, Ext& hi, Ext& lo,
+                   DoubleBatch (&d)[4]) {
     // one register holds k_step bf16 values; widening to float is a shift (even elements) or
     // a mask (odd elements)
     const auto words = Int32Batch::load_unaligned(reinterpret_cast<const std::int32_t*>(p) + i / 2);
@@ -185,7 +242,6 @@ struct BFloat16Step {
     d[1] = widen_hi(even);
     d[2] = widen_lo(odd);
     d[3] = widen_hi(odd);
-    abs = xsimd::abs(even) + xsimd::abs(odd);
   }
 };
 
@@ -199,11 +255,9 @@ inline FloatBatch half_batch_to_float(const std::byte* p) {
 #endif
 }
 
-struct Float16Step {
-  using Key = std::int16_t;
-  static constexpr bool k_float_abs = true;
-  static void load(const std::byte* p, std::size_t i, xsimd::batch<Key>& hi, xsimd::batch<Key>& lo,
-                   DoubleBatch (&d)[4], FloatBatch& abs) {
+struct Float16Step : KeyExtremes<std::int16_t> {
+  static void load(const std::byte* p, std::size_t i, Ext& hi, Ext& lo,
+                   DoubleBatch (&d)[4]) {
     hi = lo = keys16(Int16Batch::load_unaligned(reinterpret_cast<const std::int16_t*>(p) + i));
     const auto x0 = half_batch_to_float(p + 2 * i);
     const auto x1 = half_batch_to_float(p + 2 * (i + k_floats));
@@ -211,16 +265,13 @@ struct Float16Step {
     d[1] = widen_hi(x0);
     d[2] = widen_lo(x1);
     d[3] = widen_hi(x1);
-    abs = xsimd::abs(x0) + xsimd::abs(x1);
   }
 };
 #endif
 
-struct Float64Step {
-  using Key = std::int64_t;
-  static constexpr bool k_float_abs = false;
-  static void load(const std::byte* p, std::size_t i, xsimd::batch<Key>& hi, xsimd::batch<Key>& lo,
-                   DoubleBatch (&d)[4], FloatBatch& /*abs: summed in double*/) {
+struct Float64Step : KeyExtremes<std::int64_t> {
+  static void load(const std::byte* p, std::size_t i, Ext& hi, Ext& lo,
+                   DoubleBatch (&d)[4]) {
     const auto* f = reinterpret_cast<const double*>(p) + i;
     Int64Batch k[4];
     for (std::size_t j = 0; j < 4; ++j) {
@@ -234,10 +285,10 @@ struct Float64Step {
 
 // The fused loop. Every accumulator is a named local so the compiler keeps all of them in
 // registers (arrays of registers behind an object were spilled to the stack, halving speed).
-template <typename Step>
+// Without `Abs` the sums of |x| are skipped: only the verifier's tolerances use them.
+template <typename Step, bool Abs>
 void step_groups(const std::byte* p, std::size_t groups, const KernelState& st) {
-  using Key = typename Step::Key;
-  using KeyBatch = xsimd::batch<Key>;
+  using Ext = typename Step::Ext;
   DoubleBatch s0 = DoubleBatch::load_unaligned(st.sum), s1 = DoubleBatch::load_unaligned(st.sum + k_doubles),
               s2 = DoubleBatch::load_unaligned(st.sum + 2 * k_doubles),
               s3 = DoubleBatch::load_unaligned(st.sum + 3 * k_doubles);
@@ -247,20 +298,17 @@ void step_groups(const std::byte* p, std::size_t groups, const KernelState& st) 
   DoubleBatch a0 = DoubleBatch::load_unaligned(st.sum_abs), a1 = DoubleBatch::load_unaligned(st.sum_abs + k_doubles),
               a2 = DoubleBatch::load_unaligned(st.sum_abs + 2 * k_doubles),
               a3 = DoubleBatch::load_unaligned(st.sum_abs + 3 * k_doubles);
-  KeyBatch kmax(std::numeric_limits<Key>::min()), kmin(std::numeric_limits<Key>::max());
-  // |x| in float lanes, kept across calls until the block is flushed (results must not depend
-  // on where calls start); one chain suffices, a step takes more than the add latency
-  FloatBatch fabs_sum = FloatBatch::load_unaligned(st.sum_abs_float);
+  Ext kmax = Step::max_identity(), kmin = Step::min_identity();
   const std::size_t n = groups * k_group;
+  constexpr std::size_t step_bytes = k_step * sizeof(typename Step::Key);
   for (std::size_t i = 0; i < n; i += k_step) {
-    KeyBatch hi, lo;
+    Ext hi, lo;
     DoubleBatch d[4];
-    FloatBatch abs_pair;
-    for (std::size_t line = 0; line < k_step * sizeof(Key); line += 64)
-      __builtin_prefetch(p + (i * sizeof(Key) + line + k_prefetch_bytes));
-    Step::load(p, i, hi, lo, d, abs_pair);
-    kmax = xsimd::max(kmax, hi);
-    kmin = xsimd::min(kmin, lo);
+    for (std::size_t line = 0; line < step_bytes; line += 64)
+      __builtin_prefetch(p + (i * sizeof(typename Step::Key) + line + k_prefetch_bytes), 0, k_prefetch_locality);
+    Step::load(p, i, hi, lo, d);
+    kmax = Step::ext_max(kmax, hi);
+    kmin = Step::ext_min(kmin, lo);
     s0 += d[0];
     s1 += d[1];
     s2 += d[2];
@@ -269,16 +317,13 @@ void step_groups(const std::byte* p, std::size_t groups, const KernelState& st) 
     q1 = xsimd::fma(d[1], d[1], q1);
     q2 = xsimd::fma(d[2], d[2], q2);
     q3 = xsimd::fma(d[3], d[3], q3);
-    if constexpr (Step::k_float_abs) {
-      fabs_sum += abs_pair;
-    } else {
+    if constexpr (Abs) {
       a0 += xsimd::abs(d[0]);
       a1 += xsimd::abs(d[1]);
       a2 += xsimd::abs(d[2]);
       a3 += xsimd::abs(d[3]);
     }
   }
-  fabs_sum.store_unaligned(st.sum_abs_float);
   s0.store_unaligned(st.sum);
   s1.store_unaligned(st.sum + k_doubles);
   s2.store_unaligned(st.sum + 2 * k_doubles);
@@ -291,33 +336,34 @@ void step_groups(const std::byte* p, std::size_t groups, const KernelState& st) 
   a1.store_unaligned(st.sum_abs + k_doubles);
   a2.store_unaligned(st.sum_abs + 2 * k_doubles);
   a3.store_unaligned(st.sum_abs + 3 * k_doubles);
-  alignas(64) std::array<Key, KeyBatch::size> hi_keys{}, lo_keys{};
-  kmax.store_aligned(hi_keys.data());
-  kmin.store_aligned(lo_keys.data());
-  for (std::size_t k = 0; k < KeyBatch::size; ++k) {
-    *st.max_key = std::max<std::int64_t>(*st.max_key, hi_keys[k]);
-    *st.min_key = std::min<std::int64_t>(*st.min_key, lo_keys[k]);
-  }
+  const bool nan_seen = xsimd::any(xsimd::isnan(q0) || xsimd::isnan(q1) || xsimd::isnan(q2) || xsimd::isnan(q3));
+  Step::fold(kmax, kmin, nan_seen, st);
+}
+
+template <typename Step>
+void step_groups(bool abs_sum, const std::byte* p, std::size_t groups, const KernelState& st) {
+  if (abs_sum) return step_groups<Step, true>(p, groups, st);
+  step_groups<Step, false>(p, groups, st);
 }
 
 #endif  // MSDUMP_STATS_X86_KERNELS
 
 }  // namespace
 
-void simd_groups(DType dtype, bool float32_elements, const std::byte* p, std::size_t groups, const KernelState& st) {
+void simd_groups(DType dtype, bool float32_elements, bool abs_sum, const std::byte* p, std::size_t groups, const KernelState& st) {
   if (groups == 0) return;
   switch (dtype) {
 #ifdef MSDUMP_STATS_X86_KERNELS
-    case DType::float32: return step_groups<Float32Step>(p, groups, st);
-    case DType::bfloat16: return step_groups<BFloat16Step>(p, groups, st);
+    case DType::float32: return step_groups<Float32Step>(abs_sum, p, groups, st);
+    case DType::bfloat16: return step_groups<BFloat16Step>(abs_sum, p, groups, st);
 #ifdef MSDUMP_STATS_F16C
-    case DType::float16: return step_groups<Float16Step>(p, groups, st);
+    case DType::float16: return step_groups<Float16Step>(abs_sum, p, groups, st);
 #else
     case DType::float16: return lanes_loop<DType::float16>(float32_elements, p, groups, st);
 #endif
     case DType::float64:
       if (float32_elements) return lanes_loop<DType::float64>(true, p, groups, st);
-      return step_groups<Float64Step>(p, groups, st);
+      return step_groups<Float64Step>(abs_sum, p, groups, st);
 #else
     case DType::float32: return lanes_loop<DType::float32>(float32_elements, p, groups, st);
     case DType::bfloat16: return lanes_loop<DType::bfloat16>(float32_elements, p, groups, st);
