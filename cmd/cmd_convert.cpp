@@ -61,6 +61,10 @@ void add_convert_command(CLI::App& app, int& exit_code) {
   add_profile_option(*sub, o.profile);
   add_precision_option(*sub, o.precision);
   sub->add_option("--list", o.list, "msprobe list: keep entries whose name contains one of these (repeatable)");
+  sub->add_option("--scope", o.scope,
+                  "msprobe scope: START [END] entry names; the range is replayed over the capture's events "
+                  "in call order, with msprobe's quirks (docs/trace-format.md)")
+      ->expected(1, 2);
   sub->add_option("--dump-path", o.dump_path, "dump_path printed in dump_data_dir (default: the output directory)");
   sub->add_option("--threads", o.threads, "Threads for the statistics of one large tensor")->check(CLI::Range(1, 256));
   sub->add_flag("--strict", o.strict, "Unknown event kinds, sections and names are errors instead of warnings");

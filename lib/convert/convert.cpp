@@ -4,12 +4,14 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <unordered_set>
 #include <fmt/format.h>
 
 #include "convert/data_mode.h"
 #include "convert/entry_order.h"
 #include "convert/leaf_converter.h"
 #include "convert/msprobe_dump_input.h"
+#include "convert/scope_filter.h"
 #include "core/byte_source.h"
 #include "core/logger.h"
 #include "dump/construct_model.h"
@@ -41,6 +43,7 @@ struct Plan {
   SummaryMode summary_mode = SummaryMode::statistics;
   DataMode data_mode;
   std::vector<std::string> list;
+  ScopeFilter scope;
   std::optional<std::string> dump_data_dir;
 };
 
@@ -63,6 +66,27 @@ bool kept_by_list(const std::string& name, const Plan& plan, const dump::Constru
     cur = std::move(*parent);
   }
   return false;
+}
+
+bool is_input_section(std::string_view key) { return key == "input_args" || key == "input_kwargs"; }
+
+// Scope on an msprobe dump (level L1): an API forward entry was two events, its inputs then its
+// output; anything else one event. Drops the sections msprobe would not have dumped; false when
+// none is left.
+bool apply_scope_to_entry(const std::string& name, const dump::EntryName& parsed, Value& entry, ScopeFilter& scope) {
+  auto& members = entry.as_object();
+  if (parsed.kind != dump::EntryKind::api_forward) return scope.event(name, false, false);
+  bool has_input = false, has_output = false;
+  for (const auto& m : members) {
+    has_input = has_input || is_input_section(m.key);
+    has_output = has_output || m.key == "output";
+  }
+  const bool keep_input = has_input && scope.event(name, false, false);
+  const bool keep_output = has_output && scope.event(name, false, false);
+  std::erase_if(members, [&](const pyjson::Member& m) {
+    return (is_input_section(m.key) && !keep_input) || (m.key == "output" && !keep_output);
+  });
+  return keep_input || keep_output;
 }
 
 bool kept_by_level(const std::string& name, Level level) {
@@ -101,6 +125,13 @@ Result<Plan> make_plan(const ConvertOptions& o, InputKind kind, Framework framew
   if (!dm) return dm.error();
   p.data_mode = *dm;
   p.list = o.list;
+  auto scope = ScopeFilter::create(o.scope, p.level);
+  if (!scope) return scope.error();
+  p.scope = std::move(*scope);
+  if (kind == InputKind::msprobe_dump && p.scope.active() && p.level != Level::L1)
+    return invalid_input(
+        "scope on an msprobe dump works at level L1 only (API names): a dump does not record when modules "
+        "begin and end; convert the capture, or use --level L1");
   return p;
 }
 
@@ -221,6 +252,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   std::vector<StackEvent> stacks;
   dump::ConstructModel construct;
   std::vector<std::string> header_warnings;
+  std::unordered_set<std::string> scope_kept;  // names with an event inside the scope
 
   auto pass1 = trace::for_each_line(**src, [&](const trace::Line& line) -> Result<void> {
     if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) return {};
@@ -277,6 +309,16 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       return {};
     }
     if (!dump::level_includes(plan->level, name)) return {};
+    if (plan->scope.active()) {
+      bool has_input = false, has_output = false;
+      for (const auto& m : ev->sections) {
+        has_input = has_input || is_input_section(m.key);
+        has_output = has_output || m.key == "output";
+      }
+      const auto [opens, closes] = ScopeFilter::module_edges(name, has_input, has_output);
+      if (!plan->scope.event(ev->name, opens, closes)) return {};
+      scope_kept.insert(ev->name);
+    }
     if (name.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
     bool any = false, has_output = false;
     for (const auto& m : ev->sections) {
@@ -349,7 +391,8 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   // a complete output (batch --resume relies on it).
   dump::StackModel stack;
   for (auto& s : stacks)
-    if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct))
+    if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct) &&
+        (!plan->scope.active() || scope_kept.contains(s.name)))
       stack.add(s.name, std::move(s.frames));
   if (auto r = dump::write_json_file(join_path(out, "stack.json"), o.overwrite,
                                      [&](pyjson::JsonWriter& w) { stack.write(w); });
@@ -395,6 +438,7 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
   std::optional<LeafConverter> leaves;
   dump::ConstructModel construct;
   const Profile detected = detect_profile(**src);
+  std::unordered_set<std::string> scope_kept;  // names with an event inside the scope
 
   MsprobeDumpVisitor visitor;
   visitor.on_header = [&](const MsprobeDumpHeader& h) -> Result<void> {
@@ -440,6 +484,10 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
       report.problems.push_back({Problem::Severity::error, dump_path, line, name, "/: expected an object"});
       return {};
     }
+    if (plan->scope.active()) {
+      if (!apply_scope_to_entry(name, parsed, entry, plan->scope)) return {};
+      scope_kept.insert(name);
+    }
     std::optional<bool> is_recompute;
     if (const Value* r = entry.find("is_recompute"); r != nullptr && r->is_bool()) is_recompute = r->as_bool();
     auto kept = finish_entry(name, entry, is_recompute, *plan, *leaves, dump_path,
@@ -453,7 +501,8 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
 
   if (stack_doc) {
     auto stack = dump::StackModel::from_json(*stack_doc, [&](const std::string& name) {
-      return kept_by_level(name, plan->level) && kept_by_list(name, *plan, construct);
+      return kept_by_level(name, plan->level) && kept_by_list(name, *plan, construct) &&
+             (!plan->scope.active() || scope_kept.contains(name));
     });
     if (!stack) return stack.error().with_context(join_path(dir, "stack.json"));
     if (auto r = dump::write_json_file(join_path(out, "stack.json"), o.overwrite,

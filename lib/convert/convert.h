@@ -30,6 +30,7 @@ struct ConvertOptions {
   std::optional<Profile> profile;      // default: detected from an msprobe dump, else current
   Precision precision = Precision::low;
   std::vector<std::string> list;       // msprobe "list": substring filter on entry names
+  std::vector<std::string> scope;      // msprobe "scope": [start, end] entry names (scope_filter.h)
   std::optional<std::string> dump_path;  // prefix printed in dump_data_dir (default: OUT as given)
   Overwrite overwrite = Overwrite::no;
   bool strict = false;                 // unknown kinds/keys are errors instead of warnings

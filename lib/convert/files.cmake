@@ -1,5 +1,6 @@
 list(APPEND MSDUMP_LIB_SOURCES
   lib/convert/data_mode.cpp
+  lib/convert/scope_filter.cpp
   lib/convert/entry_order.cpp
   lib/convert/tensor_source.cpp
   lib/convert/ndarray_stats.cpp
@@ -9,4 +10,5 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/convert/convert.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/convert/data_mode_test.cpp
+  tests/convert/scope_filter_test.cpp
   tests/convert/entry_order_test.cpp)
