@@ -6,13 +6,11 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/pyjson/json_cursor.cpp
   lib/pyjson/json_reader.cpp
   lib/pyjson/source_window.cpp
-  lib/pyjson/dump_json_stream.cpp
-  lib/pyjson/jsonl_reader.cpp)
+  lib/pyjson/dump_json_stream.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/pyjson/json_value_test.cpp
   tests/pyjson/pyfloat_test.cpp
   tests/pyjson/json_writer_test.cpp
   tests/pyjson/json_reader_test.cpp
   tests/pyjson/dump_json_stream_test.cpp
-  tests/pyjson/jsonl_reader_test.cpp
   tests/pyjson/samples_roundtrip_test.cpp)

@@ -1,6 +1,6 @@
 #pragma once
 // JsonCursor: the Python-compatible JSON parser engine behind parse_json() (json_reader.h), the
-// streaming dump reader (dump_json_stream.h) and the JSONL reader (jsonl_reader.h). It walks a
+// streaming dump reader (dump_json_stream.h). It walks a
 // window of text, builds Values, tracks line/column as it goes, and can stop and resume: when a
 // value runs into the end of the window, failed_at_end() says that more bytes could fix it,
 // and the caller may restore() a checkpoint, rebase() onto a longer window, and parse again.

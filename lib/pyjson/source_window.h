@@ -1,6 +1,6 @@
 #pragma once
 // SourceWindow: a sliding window of bytes over a ByteSource, for the streaming readers
-// (dump_json_stream.h, jsonl_reader.h). Files are read with pread into one reused buffer
+// (dump_json_stream.h). Files are read with pread into one reused buffer
 // (docs/performance.md: read() into a reused buffer beat mmap 3.5x on these VMs); a source that
 // is already in memory is used in place, without a copy.
 

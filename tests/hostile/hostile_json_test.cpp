@@ -1,5 +1,5 @@
 // Hostile JSON: nesting 100000 deep, 100 MB strings and invalid UTF-8, through every JSON entry
-// point convert and verify use (parse_json, DumpJsonStream, JsonlReader, trace::for_each_line).
+// point convert and verify use (parse_json, DumpJsonStream, trace::for_each_line).
 
 #include <doctest/doctest.h>
 
@@ -10,7 +10,6 @@
 #include "core/byte_source.h"
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
-#include "pyjson/jsonl_reader.h"
 #include "test_util.h"
 #include "trace/line_reader.h"
 
@@ -48,15 +47,15 @@ std::string stream_error(std::string_view text) {
   }
 }
 
+// The trace path convert takes: lines from trace::for_each_line, each parsed by parse_json.
 std::string jsonl_error(std::string_view text) {
   const MemorySource src(as_bytes(text));
-  pyjson::JsonlReader reader(src);
-  pyjson::JsonlRecord record;
-  for (;;) {
-    auto more = reader.next(record);
-    if (!more) return more.error().message;
-    if (!*more) return "ok";
-  }
+  auto r = trace::for_each_line(src, [](const trace::Line& line) -> Result<void> {
+    auto v = pyjson::parse_json(line.text);
+    if (!v) return v.error().with_context("line " + std::to_string(line.number));
+    return {};
+  });
+  return r ? "ok" : r.error().message;
 }
 
 void write_file(const std::filesystem::path& path, std::string_view bytes) {
@@ -77,7 +76,7 @@ TEST_SUITE("msdump::hostile") {
     CHECK(stream_error(nested_arrays(k_deep)) ==
           "line 1, column 1: expected '{' (a dump.json document is an object), found '['");
     CHECK(jsonl_error("{\"format\": \"msdump-trace\"}\n" + nested_objects(k_deep) + "\n") ==
-          "line 2, column 2561: nesting deeper than 512 levels");
+          "line 2: line 1, column 2561: nesting deeper than 512 levels");
   }
 
   TEST_CASE("a 100 MB string in a dump.json entry streams in memory bounded by the entry") {
@@ -133,6 +132,6 @@ TEST_SUITE("msdump::hostile") {
     CHECK(parse_error("[\"\\ud800\"]") == "line 1, column 3: lone surrogate \\ud800 in a string (not representable in UTF-8)");
     CHECK(stream_error("{\"data\": {\"e\xfe\": {}}}") == "line 1, column 13: invalid UTF-8 byte 0xfe in a string");
     CHECK(jsonl_error("{\"format\": \"msdump-trace\"}\n{\"name\": \"\x80\"}\n") ==
-          "line 2, column 11: invalid UTF-8 byte 0x80 in a string");
+          "line 2: line 1, column 11: invalid UTF-8 byte 0x80 in a string");
   }
 }
