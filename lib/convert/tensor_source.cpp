@@ -39,6 +39,22 @@ Result<void> check_resolved_inside(const std::string& path, const std::string& d
   return {};
 }
 
+}  // namespace
+
+Result<void> check_opened_inside(int fd, const std::string& path, const std::string& dir) {
+  std::error_code ec;
+  const auto real = fs::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
+  if (ec) return {};  // no /proc: the check by name before the open is all there is
+  const auto real_dir = fs::canonical(dir, ec);
+  if (ec) return io_error(fmt::format("cannot resolve '{}': {}", dir, ec.message()));
+  const auto rel = real.lexically_relative(real_dir);
+  if (rel.empty() || *rel.begin() == "..")
+    return invalid_input(fmt::format("'{}' resolves to '{}', outside '{}'", path, real.string(), dir));
+  return {};
+}
+
+namespace {
+
 bool holds_16bit_or_fp8_as_float32(DType leaf, DType file) {
   return file == DType::float32 && (leaf == DType::bfloat16 || leaf == DType::float8_e4m3fn ||
                                     leaf == DType::float8_e5m2);
@@ -115,6 +131,14 @@ Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype
   if (!file) {
     outcome.problem = file.error();
     return outcome;
+  }
+  // The check above went by name; a link swapped in before the open is caught on the descriptor.
+  if (auto inside = check_opened_inside((*file)->fd(), src.path, src.base); !inside) {
+    if (inside.error().code != ErrorCode::invalid_input) {
+      outcome.problem = inside.error();
+      return outcome;
+    }
+    return inside.error();
   }
   OpenedTensor out;
   out.source = std::shared_ptr<const FileSource>(std::move(*file));
