@@ -92,12 +92,30 @@ struct SchemaNode {
   };
   std::unique_ptr<SimpleCondition> simple;
 
+  // Set on a node whose allOf holds "pure" if/then/else members (nothing but if, then, else)
+  // whose "if"s are SimpleConditions on one property P tested by string-only predicates (enum of
+  // strings, const, not, type, combinators of those): typed_leaf's allOf of 6 ifs on "type".
+  // For an object whose P is a string, which branch each such member takes is precomputed per
+  // string: one table lookup instead of evaluating every "if" (compiled_validator.cpp builds it
+  // by evaluating the conditions themselves, so the answers are the same by construction).
+  struct IfDispatch {
+    std::string property;
+    std::vector<int> slot;  // per all_of index: bit of the member in the masks, or -1
+    std::vector<const SchemaNode*> then_schema, else_schema;  // per bit
+    std::vector<std::pair<std::string, std::uint64_t>> masks;  // string -> bits whose "if" holds
+    std::uint64_t default_mask = 0;  // for every string not in `masks`
+  };
+  std::unique_ptr<IfDispatch> dispatch;
+
   std::vector<const SchemaNode*> all_of, any_of, one_of;
   const SchemaNode* not_schema = nullptr;
   const SchemaNode* if_schema = nullptr;
   const SchemaNode* then_schema = nullptr;
   const SchemaNode* else_schema = nullptr;
 };
+
+// Builds SchemaNode::dispatch where it applies (compiled_validator.cpp). Called by compile().
+void prepare_if_dispatch(const std::vector<std::unique_ptr<SchemaNode>>& nodes);
 
 class CompiledSchema {
  public:

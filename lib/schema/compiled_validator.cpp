@@ -143,6 +143,9 @@ class Walker {
     return ok;
   }
 
+  // Whether the "if" of a pure if/then/else node holds for `v` (how check_combinators decides).
+  bool condition(const SchemaNode& if_schema, const pyjson::Value& v) { return matches(if_schema, v); }
+
  private:
   struct Segment {
     const std::string* key;  // nullptr: array index
@@ -431,10 +434,39 @@ class Walker {
 
   bool check_combinators(const SchemaNode& n, const pyjson::Value& v) {
     bool ok = true;
-    for (const SchemaNode* s : n.all_of) {
-      if (!check(*s, v)) {
-        ok = false;
-        if (fast()) return false;
+    const SchemaNode::IfDispatch* d = n.dispatch.get();
+    const pyjson::Value* key = d != nullptr && v.is_object() ? find_member(v, d->property) : nullptr;
+    if (key != nullptr && key->is_string()) {
+      // The branches of the pure if/then/else members, decided by one lookup (IfDispatch).
+      const std::string& s = key->as_string();
+      std::uint64_t mask = d->default_mask;
+      for (const auto& [text, bits] : d->masks) {
+        if (text.size() == s.size() && text == s) {
+          mask = bits;
+          break;
+        }
+      }
+      for (std::size_t i = 0; i < n.all_of.size(); ++i) {
+        const int slot = d->slot[i];
+        bool member_ok = true;
+        if (slot < 0) {
+          member_ok = check(*n.all_of[i], v);
+        } else {
+          const auto b = static_cast<std::size_t>(slot);
+          const SchemaNode* branch = (mask >> b) & 1u ? d->then_schema[b] : d->else_schema[b];
+          member_ok = branch == nullptr || check(*branch, v);
+        }
+        if (!member_ok) {
+          ok = false;
+          if (fast()) return false;
+        }
+      }
+    } else {
+      for (const SchemaNode* s : n.all_of) {
+        if (!check(*s, v)) {
+          ok = false;
+          if (fast()) return false;
+        }
       }
     }
     if (!n.any_of.empty()) {
@@ -473,7 +505,95 @@ class Walker {
   LookupCache m_lookup;
 };
 
+const SchemaNode& resolved(const SchemaNode& n) {
+  const SchemaNode* node = &n;
+  while (node->ref != nullptr) node = node->ref;
+  return *node;
+}
+
+// A node with nothing but if/then/else.
+bool is_pure_if(const SchemaNode& n) {
+  return n.if_schema != nullptr && !n.always_false && n.types == 0 && !n.has_enum && !n.has_minimum && !n.has_maximum &&
+         !n.has_exclusive_minimum && !n.has_exclusive_maximum && n.min_length == 0 && n.max_length == SIZE_MAX &&
+         !n.pattern && n.items == nullptr && n.tuple_items.empty() && n.additional_items == nullptr && n.min_items == 0 &&
+         n.max_items == SIZE_MAX && n.required.empty() && n.properties.empty() && n.pattern_properties.empty() &&
+         n.additional_properties == nullptr && !n.additional_forbidden && n.property_names == nullptr &&
+         n.dependencies.empty() && n.schema_dependencies.empty() && n.min_properties == 0 &&
+         n.max_properties == SIZE_MAX && n.all_of.empty() && n.any_of.empty() && n.one_of.empty() &&
+         n.not_schema == nullptr;
+}
+
+// Whether `n`, applied to a string, gives the same answer for every string that none of its
+// enums names (collected into `strings`): only type, enum (of strings) and combinators of
+// such schemas apply; pattern and lengths do not qualify.
+bool is_string_predicate(const SchemaNode& node, std::vector<std::string>& strings, int depth = 0) {
+  const SchemaNode& n = resolved(node);
+  if (depth > 16 || n.pattern || n.min_length != 0 || n.max_length != SIZE_MAX) return false;
+  if (n.has_enum) {
+    if (!n.enum_others.empty()) return false;
+    strings.insert(strings.end(), n.enum_string_list.begin(), n.enum_string_list.end());
+  }
+  for (const auto* list : {&n.all_of, &n.any_of, &n.one_of}) {
+    for (const SchemaNode* s : *list) {
+      if (!is_string_predicate(*s, strings, depth + 1)) return false;
+    }
+  }
+  for (const SchemaNode* s : {n.not_schema, n.if_schema, n.then_schema, n.else_schema}) {
+    if (s != nullptr && !is_string_predicate(*s, strings, depth + 1)) return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+void prepare_if_dispatch(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
+  for (const auto& owned : nodes) {
+    SchemaNode& n = *owned;
+    if (n.all_of.empty()) continue;
+    auto d = std::make_unique<SchemaNode::IfDispatch>();
+    std::vector<std::string> strings;
+    std::vector<const SchemaNode*> conditions;
+    for (const SchemaNode* member : n.all_of) {
+      const SchemaNode& m = resolved(*member);
+      int slot = -1;
+      const SchemaNode* cond = m.if_schema;
+      if (is_pure_if(m) && cond->simple && (cond->types == 0 || (cond->types & k_type_object) != 0) &&
+          (d->property.empty() || d->property == cond->simple->property) && conditions.size() < 64) {
+        std::vector<std::string> found;
+        if (is_string_predicate(*cond->simple->schema, found)) {
+          d->property = cond->simple->property;
+          strings.insert(strings.end(), found.begin(), found.end());
+          slot = static_cast<int>(conditions.size());
+          conditions.push_back(cond);
+          d->then_schema.push_back(m.then_schema);
+          d->else_schema.push_back(m.else_schema);
+        }
+      }
+      d->slot.push_back(slot);
+    }
+    if (conditions.empty()) continue;
+    std::sort(strings.begin(), strings.end());
+    strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
+    // Every condition evaluated on {P: s} by the walker itself: the table holds its answers.
+    auto mask_for = [&](const std::string& s) {
+      pyjson::Value probe = pyjson::Value::object();
+      probe.add(d->property, pyjson::Value::string(s));
+      std::uint64_t mask = 0;
+      for (std::size_t i = 0; i < conditions.size(); ++i) {
+        if (Walker(nullptr, {}).condition(*conditions[i], probe)) mask |= std::uint64_t{1} << i;
+      }
+      return mask;
+    };
+    std::string other = "\x01";
+    while (std::binary_search(strings.begin(), strings.end(), other)) other += '\x01';
+    d->default_mask = mask_for(other);
+    for (const std::string& s : strings) {
+      const std::uint64_t m = mask_for(s);
+      if (m != d->default_mask) d->masks.emplace_back(s, m);
+    }
+    n.dispatch = std::move(d);
+  }
+}
 
 bool CompiledSchema::validate(const pyjson::Value& value, std::string_view prefix, std::vector<Violation>& out) const {
   return Walker(&out, prefix).check(*m_root, value);

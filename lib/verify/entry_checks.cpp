@@ -15,8 +15,8 @@ namespace {
 
 using pyjson::Value;
 
-void check_name(const std::string& name, const EntryContext& ctx, const std::string& pointer, FindingSink& sink) {
-  const auto parsed = dump::parse_entry_name(name);
+void check_name(const std::string& name, const dump::EntryName& parsed, const EntryContext& ctx,
+                const std::string& pointer, FindingSink& sink) {
   if (parsed.kind == dump::EntryKind::unknown) {
     sink.add(FindingKind::name, name, pointer, "entry name does not follow msprobe's grammar",
              "<Prefix>.<api>.<N>.forward|backward, Module|Cell.<path>.<Class>.forward|backward.<N> or "
@@ -66,8 +66,8 @@ int section_rank(std::string_view key, const dump::EntryName& n) {
   return -1;
 }
 
-void check_section_order(const Value& entry, const std::string& name, const std::string& pointer, FindingSink& sink) {
-  const auto parsed = dump::parse_entry_name(name);
+void check_section_order(const Value& entry, const std::string& name, const dump::EntryName& parsed,
+                         const std::string& pointer, FindingSink& sink) {
   int last = -1;
   std::string last_key;
   for (const auto& m : entry.as_object()) {
@@ -210,18 +210,30 @@ void check_duplicate_keys(const Value& v, const std::string& entry, const std::s
 
 void check_entry(const std::string& name, const Value& entry, const EntryContext& ctx, const std::string& pointer,
                  FindingSink& sink) {
-  check_name(name, ctx, pointer, sink);
+  check_entry(name, entry, ctx, pointer, sink, nullptr);
+}
+
+void check_entry(const std::string& name, const Value& entry, const EntryContext& ctx, const std::string& pointer,
+                 FindingSink& sink, std::uint64_t* tensor_leaves) {
+  const auto parsed = dump::parse_entry_name(name);
+  check_name(name, parsed, ctx, pointer, sink);
   check_duplicate_keys(entry, name, pointer, sink);
   if (!entry.is_object()) return;  // the schema reports it
-  check_section_order(entry, name, pointer, sink);
-  const bool pg = dump::parse_entry_name(name).kind == dump::EntryKind::parameters_grad;
+  check_section_order(entry, name, parsed, pointer, sink);
+  const bool pg = parsed.kind == dump::EntryKind::parameters_grad;
   // md5|dtype|shape -> (the first leaf of this entry with that checksum, its pointer)
   std::map<std::string, std::pair<const Value*, std::string>> by_md5;
+  // Reused for every leaf of every entry (this thread's): no allocation per leaf.
+  thread_local std::vector<std::string> path;
+  thread_local std::string lp;
   for (const auto& section : entry.as_object()) {
-    std::vector<std::string> path;
+    path.clear();
     dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& p) {
       if (kind != dump::LeafKind::tensor && kind != dump::LeafKind::ndarray) return;
-      const std::string lp = dump::leaf_pointer(pointer, section.key, p);
+      if (tensor_leaves != nullptr) ++*tensor_leaves;
+      lp = pointer;
+      dump::append_pointer_token(lp, section.key);
+      for (const auto& c : p) dump::append_pointer_token(lp, c);
       check_tensor_leaf(leaf, kind == dump::LeafKind::ndarray, ctx.rules, name, lp, sink);
       check_data_name(leaf, name, section.key, p, pg, ctx.rules.framework, lp, sink);
       if (kind == dump::LeafKind::tensor) check_leaf_key_order(leaf, name, lp, sink);

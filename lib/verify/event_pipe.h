@@ -41,6 +41,8 @@ class EventPipe {
   std::deque<pyjson::DumpEvent> m_local;  // the consumer's, taken from m_queue in one swap
   bool m_done = false;
   bool m_stop = false;
+  std::vector<pyjson::DumpEvent> m_returned;  // consumed events for the parser thread to free, under m_mutex
+  std::vector<pyjson::DumpEvent> m_spent;     // the consumer's, handed over as m_returned
   std::optional<Error> m_error;
   std::thread m_thread;
 };

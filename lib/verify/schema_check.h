@@ -34,6 +34,7 @@ class SchemaCheck {
   SchemaCheck() = default;
   std::shared_ptr<const schema::CompiledSchema> m_entry;
   std::string m_name;
+  mutable pyjson::Value m_wrapper;  // check()'s {name: entry}, reused (one SchemaCheck per thread)
 };
 
 }  // namespace msdump::verify

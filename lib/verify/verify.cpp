@@ -135,6 +135,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
 
   EventPipe stream(**src);
   pyjson::DumpEvent ev;
+  std::string pointer;  // the entry's, reused
   while (true) {
     auto more = stream.next(ev);
     if (!more) {
@@ -143,7 +144,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
       break;
     }
     if (!*more) break;
-    sink.set_location(*dump_path, ev.position.line);
+    sink.set_line(ev.position.line);
     switch (ev.type) {
       case pyjson::DumpEvent::Type::member:
         header.push_back(pyjson::Member{ev.key, std::move(ev.value), ev.offset});
@@ -173,7 +174,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
       }
       case pyjson::DumpEvent::Type::entry: {
         ++sum.entries;
-        std::string pointer = "/data";
+        pointer.assign("/data");
         dump::append_pointer_token(pointer, ev.key);
         if (!names.all.insert(ev.key).second)
           sink.add(FindingKind::duplicate, ev.key, pointer, "entry name appears more than once in data", "unique names",
@@ -181,8 +182,9 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
         else
           names.in_order.push_back(ev.key);
         schema->check(ev.key, ev.value, sink);
-        check_entry(ev.key, ev.value, ctx, pointer, sink);
-        if (ev.value.is_object()) {
+        if (!tensors) {
+          check_entry(ev.key, ev.value, ctx, pointer, sink, &sum.leaves);  // counts the leaves
+        } else if (check_entry(ev.key, ev.value, ctx, pointer, sink); ev.value.is_object()) {
           for (const auto& section : ev.value.as_object()) {
             std::vector<std::string> path;
             dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& p) {
