@@ -77,8 +77,14 @@ Value Value::from_scalar(const Scalar& s) {
 const Value* Value::find(std::string_view key) const {
   const Object* obj = if_object();
   if (obj == nullptr) return nullptr;
+  // Size and first byte before the bytes: most members differ there (no memcmp call).
+  const std::size_t n = key.size();
   for (auto it = obj->rbegin(); it != obj->rend(); ++it) {
-    if (it->key == key) return &it->value;
+    const std::string& k = it->key;
+    if (k.size() != n) continue;
+    std::size_t i = 0;  // keys are short: a loop beats a memcmp call
+    while (i < n && k[i] == key[i]) ++i;
+    if (i == n) return &it->value;
   }
   return nullptr;
 }

@@ -107,6 +107,13 @@ struct SchemaNode {
   };
   std::unique_ptr<IfDispatch> dispatch;
 
+  // The patternProperties' regexes, then (if name_pattern_only) the propertyNames pattern: a
+  // member key is searched by all of them in one pass (SchemaRegex::search_many). Set when
+  // there are patternProperties; name_pattern_only when propertyNames is just
+  // {"type": "string", "pattern": P}, so a name that matches P passes it without a walk.
+  std::vector<const SchemaRegex*> member_patterns;
+  bool name_pattern_only = false;
+
   std::vector<const SchemaNode*> all_of, any_of, one_of;
   const SchemaNode* not_schema = nullptr;
   const SchemaNode* if_schema = nullptr;
@@ -114,8 +121,9 @@ struct SchemaNode {
   const SchemaNode* else_schema = nullptr;
 };
 
-// Builds SchemaNode::dispatch where it applies (compiled_validator.cpp). Called by compile().
-void prepare_if_dispatch(const std::vector<std::unique_ptr<SchemaNode>>& nodes);
+// Builds SchemaNode::dispatch and member_patterns where they apply (compiled_validator.cpp).
+// Called by compile().
+void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes);
 
 class CompiledSchema {
  public:

@@ -394,7 +394,12 @@ class Walker {
   // `property`: index of m.key in n.properties, or -1.
   bool check_member(const SchemaNode& n, const pyjson::Member& m, int property) {
     bool ok = true;
-    if (n.property_names != nullptr) {
+    // All of the node's key patterns in one lockstep pass (SchemaNode::member_patterns).
+    const bool batched = !n.member_patterns.empty();
+    const std::uint64_t hits =
+        batched ? SchemaRegex::search_many(n.member_patterns.data(), n.member_patterns.size(), m.key) : 0;
+    const bool name_ok = batched && n.name_pattern_only && ((hits >> n.pattern_properties.size()) & 1u) != 0;
+    if (n.property_names != nullptr && !name_ok) {
       std::vector<Violation> name_violations;
       Walker names(fast() ? nullptr : &name_violations, {});
       if (!names.check(*n.property_names, pyjson::Value::string(m.key))) {
@@ -413,8 +418,9 @@ class Walker {
         if (fast()) return false;
       }
     }
-    for (const auto& [re, schema] : n.pattern_properties) {
-      if (re.search(m.key)) {
+    for (std::size_t i = 0; i < n.pattern_properties.size(); ++i) {
+      const auto& [re, schema] = n.pattern_properties[i];
+      if (batched ? ((hits >> i) & 1u) != 0 : re.search(m.key)) {
         matched = true;
         if (!check(*schema, m.value)) {
           ok = false;
@@ -546,7 +552,7 @@ bool is_string_predicate(const SchemaNode& node, std::vector<std::string>& strin
 
 }  // namespace
 
-void prepare_if_dispatch(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
+void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
   for (const auto& owned : nodes) {
     SchemaNode& n = *owned;
     if (n.all_of.empty()) continue;
@@ -592,6 +598,21 @@ void prepare_if_dispatch(const std::vector<std::unique_ptr<SchemaNode>>& nodes) 
       if (m != d->default_mask) d->masks.emplace_back(s, m);
     }
     n.dispatch = std::move(d);
+  }
+  for (const auto& owned : nodes) {
+    SchemaNode& n = *owned;
+    if (n.pattern_properties.empty() || n.pattern_properties.size() >= 64) continue;
+    for (const auto& p : n.pattern_properties) n.member_patterns.push_back(&p.first);
+    if (n.property_names != nullptr) {
+      const SchemaNode& pn = resolved(*n.property_names);
+      // {"type": "string", "pattern": P} (keywords for other types do not apply to a name)
+      if (pn.pattern && !pn.always_false && (pn.types == 0 || (pn.types & k_type_string) != 0) && !pn.has_enum &&
+          pn.min_length == 0 && pn.max_length == SIZE_MAX && pn.all_of.empty() && pn.any_of.empty() &&
+          pn.one_of.empty() && pn.not_schema == nullptr && pn.if_schema == nullptr) {
+        n.member_patterns.push_back(pn.pattern.get());
+        n.name_pattern_only = true;
+      }
+    }
   }
 }
 

@@ -100,7 +100,7 @@ int leaf_key_rank(std::string_view key, bool xor_mode) {
 void check_leaf_key_order(const Value& leaf, const std::string& name, const std::string& pointer, FindingSink& sink) {
   const bool xor_mode = leaf.find("Max") == nullptr;
   int last = -1;
-  std::string last_key;
+  std::string_view last_key;
   for (const auto& m : leaf.as_object()) {
     const int r = leaf_key_rank(m.key, xor_mode);
     if (r < 0) continue;

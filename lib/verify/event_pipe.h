@@ -37,8 +37,11 @@ class EventPipe {
   pyjson::DumpJsonStream m_stream;
   std::mutex m_mutex;
   std::condition_variable m_changed;
-  std::deque<pyjson::DumpEvent> m_queue;  // shared, under m_mutex
-  std::deque<pyjson::DumpEvent> m_local;  // the consumer's, taken from m_queue in one swap
+  // Vectors rather than deques: their storage goes back and forth in the swaps and is reused,
+  // where a deque allocates blocks on one thread and frees them on the other.
+  std::vector<pyjson::DumpEvent> m_queue;  // shared, under m_mutex
+  std::vector<pyjson::DumpEvent> m_local;  // the consumer's, taken from m_queue in one swap
+  std::size_t m_next = 0;                  // the next event of m_local
   bool m_done = false;
   bool m_stop = false;
   std::vector<pyjson::DumpEvent> m_returned;  // consumed events for the parser thread to free, under m_mutex

@@ -159,7 +159,8 @@ void check_tensor_leaf(const Value& leaf, bool ndarray, const LeafRules& rules, 
   const Value* dtype_v = leaf.find("dtype");
   const Value* shape_v = leaf.find("shape");
   if (dtype_v == nullptr || !dtype_v->is_string() || shape_v == nullptr || !shape_v->is_array()) return;  // schema
-  tensor::Shape shape;
+  thread_local tensor::Shape shape;  // reused: no allocation per leaf
+  shape.clear();
   for (const auto& d : shape_v->as_array()) {
     if (d.kind() != Kind::integer || d.as_int() < 0) return;  // schema reports it
     shape.push_back(d.as_int());
