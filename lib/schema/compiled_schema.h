@@ -112,6 +112,9 @@ struct SchemaNode {
   // there are patternProperties; name_pattern_only when propertyNames is just
   // {"type": "string", "pattern": P}, so a name that matches P passes it without a walk.
   std::vector<const SchemaRegex*> member_patterns;
+  // Bit (1 << pyjson::Kind) set for each scalar kind that this schema (after $ref) accepts
+  // without looking at the value (type only): the walker skips those values.
+  unsigned trivial_kinds = 0;
   bool name_pattern_only = false;
 
   std::vector<const SchemaNode*> all_of, any_of, one_of;

@@ -110,6 +110,7 @@ class Walker {
   Walker(std::vector<Violation>* out, std::string_view prefix) : m_out(out), m_prefix(prefix) {}
 
   bool check(const SchemaNode& n, const pyjson::Value& v) {
+    if (trivially_valid(n, v)) return true;
     const SchemaNode* node = &n;
     while (node->ref != nullptr) node = node->ref;
     if (node->always_false) {
@@ -153,6 +154,10 @@ class Walker {
   };
 
   bool fast() const { return m_out == nullptr; }
+
+  static bool trivially_valid(const SchemaNode& n, const pyjson::Value& v) {
+    return ((n.trivial_kinds >> static_cast<unsigned>(v.kind())) & 1u) != 0;
+  }
 
   std::string instance_pointer() const {
     std::string p(m_prefix);
@@ -201,9 +206,18 @@ class Walker {
   static const pyjson::Value* find_member(const pyjson::Value& v, const std::string& key) {
     const pyjson::Object& members = v.as_object();
     for (auto it = members.rbegin(); it != members.rend(); ++it) {
-      if (it->key.size() == key.size() && it->key == key) return &it->value;
+      if (same(it->key, key)) return &it->value;
     }
     return nullptr;
+  }
+
+  // String equality without a memcmp call (keys and enum strings are short).
+  static bool same(const std::string& a, const std::string& b) {
+    const std::size_t n = a.size();
+    if (b.size() != n) return false;
+    std::size_t i = 0;
+    while (i < n && a[i] == b[i]) ++i;
+    return i == n;
   }
 
   // Index of `key` in n.names, or -1.
@@ -211,7 +225,7 @@ class Walker {
     const std::size_t size = key.size();
     for (std::size_t i = 0; i < n.names.size(); ++i) {
       const std::string& name = n.names[i];
-      if (name.size() == size && name[0] == key[0] && name == key) return static_cast<int>(i);
+      if (name.size() == size && name[0] == key[0] && same(name, key)) return static_cast<int>(i);
     }
     return -1;
   }
@@ -221,7 +235,7 @@ class Walker {
       // Up to 16 strings a size-filtered scan beats hashing the value.
       if (n.enum_string_list.size() <= 16) {
         for (const std::string& e : n.enum_string_list) {
-          if (e.size() == s->size() && e == *s) return true;
+          if (same(e, *s)) return true;
         }
       } else if (n.enum_strings.count(*s) != 0) {
         return true;
@@ -304,9 +318,9 @@ class Walker {
         item = n.items;
       }
       if (item == nullptr) continue;
-      m_path.push_back(Segment{nullptr, i});
-      const bool item_ok = check(*item, a[i]);
-      m_path.pop_back();
+      if (!fast()) m_path.push_back(Segment{nullptr, i});  // (fast mode reports nothing)
+      const bool item_ok = trivially_valid(*item, a[i]) || check(*item, a[i]);
+      if (!fast()) m_path.pop_back();
       if (!item_ok) {
         ok = false;
         if (fast()) return false;
@@ -380,9 +394,9 @@ class Walker {
         const int k = name_index(n, m.key);
         property = k >= 0 && static_cast<std::size_t>(k) < n.properties.size() ? k : -1;
       }
-      m_path.push_back(Segment{&m.key, 0});
+      if (!fast()) m_path.push_back(Segment{&m.key, 0});
       const bool member_ok = check_member(n, m, property);
-      m_path.pop_back();
+      if (!fast()) m_path.pop_back();
       if (!member_ok) {
         ok = false;
         if (fast()) return false;
@@ -413,7 +427,8 @@ class Walker {
     bool matched = false;
     if (property >= 0) {
       matched = true;
-      if (!check(*n.properties[static_cast<std::size_t>(property)].second, m.value)) {
+      const SchemaNode& p = *n.properties[static_cast<std::size_t>(property)].second;
+      if (!trivially_valid(p, m.value) && !check(p, m.value)) {
         ok = false;
         if (fast()) return false;
       }
@@ -447,7 +462,7 @@ class Walker {
       const std::string& s = key->as_string();
       std::uint64_t mask = d->default_mask;
       for (const auto& [text, bits] : d->masks) {
-        if (text.size() == s.size() && text == s) {
+        if (same(text, s)) {
           mask = bits;
           break;
         }
@@ -550,6 +565,28 @@ bool is_string_predicate(const SchemaNode& node, std::vector<std::string>& strin
   return true;
 }
 
+// The kinds of scalar value `n` accepts whatever the value: only "type" (and, for numbers
+// and strings, no bounds, lengths or pattern) applies to them; enums and combinators
+// disqualify every kind.
+unsigned trivial_kinds(const SchemaNode& n) {
+  if (n.always_false || n.has_enum || !n.all_of.empty() || !n.any_of.empty() || !n.one_of.empty() ||
+      n.not_schema != nullptr || n.if_schema != nullptr)
+    return 0;
+  auto allows = [&](unsigned bits) { return n.types == 0 || (n.types & bits) != 0; };
+  const bool bounded = n.has_minimum || n.has_maximum || n.has_exclusive_minimum || n.has_exclusive_maximum;
+  unsigned kinds = 0;
+  auto set = [&](pyjson::Kind k) { kinds |= 1u << static_cast<unsigned>(k); };
+  if (allows(k_type_null)) set(pyjson::Kind::null);
+  if (allows(k_type_boolean)) set(pyjson::Kind::boolean);
+  if (allows(k_type_integer | k_type_number) && !bounded) {
+    set(pyjson::Kind::integer);
+    set(pyjson::Kind::big_integer);
+  }
+  if (allows(k_type_number) && !bounded) set(pyjson::Kind::floating);
+  if (allows(k_type_string) && !n.pattern && n.min_length == 0 && n.max_length == SIZE_MAX) set(pyjson::Kind::string);
+  return kinds;
+}
+
 }  // namespace
 
 void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
@@ -599,6 +636,7 @@ void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
     }
     n.dispatch = std::move(d);
   }
+  for (const auto& owned : nodes) owned->trivial_kinds = trivial_kinds(resolved(*owned));
   for (const auto& owned : nodes) {
     SchemaNode& n = *owned;
     if (n.pattern_properties.empty() || n.pattern_properties.size() >= 64) continue;

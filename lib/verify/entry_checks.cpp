@@ -154,11 +154,20 @@ void check_data_name_presence(const Value& leaf, dump::LeafKind kind, const Entr
 
 namespace {
 
+// Equality of two short keys without a memcmp call.
+bool same_key(const std::string& a, const std::string& b) {
+  const std::size_t n = a.size();
+  if (b.size() != n) return false;
+  std::size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i == n;
+}
+
 bool has_duplicate_keys(const pyjson::Object& members) {
   if (members.size() <= 16) {  // the usual leaf: comparing pairs beats hashing
     for (std::size_t i = 1; i < members.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
-        if (members[i].key == members[j].key) return true;
+        if (same_key(members[i].key, members[j].key)) return true;
     return false;
   }
   std::unordered_set<std::string_view> seen;

@@ -176,11 +176,9 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
         ++sum.entries;
         pointer.assign("/data");
         dump::append_pointer_token(pointer, ev.key);
-        if (!names.all.insert(ev.key).second)
+        if (!names.add(ev.key))
           sink.add(FindingKind::duplicate, ev.key, pointer, "entry name appears more than once in data", "unique names",
                    ev.key);
-        else
-          names.in_order.push_back(ev.key);
         schema->check(ev.key, ev.value, sink);
         if (!tensors) {
           check_entry(ev.key, ev.value, ctx, pointer, sink, &sum.leaves);  // counts the leaves
