@@ -81,6 +81,9 @@ struct SchemaNode {
   // answers required/dependencies with bit tests (used when both have at most 64 entries).
   std::vector<std::string> names;
   std::vector<int> required_index;
+  // 256 slots by a hash of (length, first byte, last byte) of a name: index + 1 in `names`,
+  // 0 = no name, 0xFF = several (look them up linearly). Empty for small name lists.
+  std::vector<std::uint8_t> name_slots;
   std::vector<std::pair<int, std::vector<int>>> dependency_index;
 
   // Set when this schema is only {["type",] "required": [P]?, "properties": {P: S}} (the shape

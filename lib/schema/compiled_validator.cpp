@@ -10,6 +10,14 @@
 namespace msdump::schema {
 namespace {
 
+// Slot of a property name in SchemaNode::name_slots.
+std::size_t name_slot(const std::string& key) {
+  if (key.empty()) return 0;
+  const auto first = static_cast<unsigned char>(key.front());
+  const auto last = static_cast<unsigned char>(key.back());
+  return (key.size() * 37 + first * 7 + last) & 0xFF;
+}
+
 unsigned kind_bits(const pyjson::Value& v) {
   switch (v.kind()) {
     case pyjson::Kind::null: return k_type_null;
@@ -223,6 +231,11 @@ class Walker {
   // Index of `key` in n.names, or -1.
   static int name_index(const SchemaNode& n, const std::string& key) {
     const std::size_t size = key.size();
+    if (!n.name_slots.empty()) {  // one candidate by (length, first, last byte)
+      const std::uint8_t c = n.name_slots[name_slot(key)];
+      if (c == 0) return -1;
+      if (c != 0xFF) return same(n.names[c - 1u], key) ? static_cast<int>(c - 1u) : -1;
+    }
     for (std::size_t i = 0; i < n.names.size(); ++i) {
       const std::string& name = n.names[i];
       if (name.size() == size && name[0] == key[0] && same(name, key)) return static_cast<int>(i);
@@ -568,6 +581,15 @@ bool is_string_predicate(const SchemaNode& node, std::vector<std::string>& strin
 // The kinds of scalar value `n` accepts whatever the value: only "type" (and, for numbers
 // and strings, no bounds, lengths or pattern) applies to them; enums and combinators
 // disqualify every kind.
+void build_name_slots(SchemaNode& n) {
+  if (n.names.size() < 4 || n.names.size() >= 0xFF) return;
+  n.name_slots.assign(256, 0);
+  for (std::size_t i = 0; i < n.names.size(); ++i) {
+    std::uint8_t& c = n.name_slots[name_slot(n.names[i])];
+    c = c == 0 ? static_cast<std::uint8_t>(i + 1) : 0xFF;
+  }
+}
+
 unsigned trivial_kinds(const SchemaNode& n) {
   if (n.always_false || n.has_enum || !n.all_of.empty() || !n.any_of.empty() || !n.one_of.empty() ||
       n.not_schema != nullptr || n.if_schema != nullptr)
@@ -636,7 +658,10 @@ void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
     }
     n.dispatch = std::move(d);
   }
-  for (const auto& owned : nodes) owned->trivial_kinds = trivial_kinds(resolved(*owned));
+  for (const auto& owned : nodes) {
+    owned->trivial_kinds = trivial_kinds(resolved(*owned));
+    build_name_slots(*owned);
+  }
   for (const auto& owned : nodes) {
     SchemaNode& n = *owned;
     if (n.pattern_properties.empty() || n.pattern_properties.size() >= 64) continue;
