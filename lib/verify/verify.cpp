@@ -136,8 +136,10 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   EventPipe stream(**src);
   pyjson::DumpEvent ev;
   std::string pointer;  // the entry's, reused
+  int data_objects = 0;  // "data" keys seen
   while (true) {
-    auto more = stream.next(ev);
+    bool schema_valid = false;
+    auto more = stream.next(ev, &schema_valid);
     if (!more) {
       sink.set_location(*dump_path, 0);  // the message carries the error's own line and column
       sink.add(FindingKind::json, "", "", more.error().message);
@@ -165,6 +167,13 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
         auto sc = SchemaCheck::create(ctx.rules.framework, sum.profile);
         if (!sc) return sc.error();
         schema = std::move(*sc);
+        // The parser thread's own instance, for the entries of this (first) "data" only: a
+        // second "data" key would be checked with a schema chosen by then (flags ignored).
+        if (++data_objects == 1) {
+          auto mine = SchemaCheck::create(ctx.rules.framework, sum.profile);
+          if (!mine) return mine.error();
+          stream.set_schema(std::make_unique<SchemaCheck>(std::move(*mine)));
+        }
         const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
         std::error_code ec;
         if (o.check_tensors && fs::is_directory(tdir, ec))
@@ -179,7 +188,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
         if (!names.add(ev.key))
           sink.add(FindingKind::duplicate, ev.key, pointer, "entry name appears more than once in data", "unique names",
                    ev.key);
-        schema->check(ev.key, ev.value, sink);
+        if (!schema_valid || data_objects != 1) schema->check(ev.key, ev.value, sink);  // (else the parser thread found it valid)
         if (!tensors) {
           check_entry(ev.key, ev.value, ctx, pointer, sink, &sum.leaves);  // counts the leaves
         } else if (check_entry(ev.key, ev.value, ctx, pointer, sink); ev.value.is_object()) {
