@@ -53,6 +53,9 @@ struct SchemaNode {
   std::unordered_set<std::string> enum_strings;
   std::vector<std::string> enum_string_list;  // the same strings: small enums are searched linearly
   std::vector<pyjson::Value> enum_others;  // non-string enum members
+  // Like name_slots for enum_string_list (index + 1, 0 = none, 0xFF = several): set for
+  // enums of more than 16 strings (dtype names).
+  std::vector<std::uint8_t> enum_slots;
   std::vector<pyjson::Value> enum_all;     // every member, for messages
 
   bool has_minimum = false, has_maximum = false, has_exclusive_minimum = false, has_exclusive_maximum = false;

@@ -246,7 +246,12 @@ class Walker {
   bool check_enum(const SchemaNode& n, const pyjson::Value& v) {
     if (const std::string* s = v.if_string()) {
       // Up to 16 strings a size-filtered scan beats hashing the value.
-      if (n.enum_string_list.size() <= 16) {
+      const std::uint8_t slot = n.enum_slots.empty() ? 0xFF : n.enum_slots[name_slot(*s)];
+      if (slot == 0) {
+        // no enum string has this (length, first, last byte) slot: not a member
+      } else if (slot != 0xFF) {
+        if (same(n.enum_string_list[slot - 1u], *s)) return true;
+      } else if (n.enum_string_list.size() <= 16) {
         for (const std::string& e : n.enum_string_list) {
           if (same(e, *s)) return true;
         }
@@ -581,6 +586,15 @@ bool is_string_predicate(const SchemaNode& node, std::vector<std::string>& strin
 // The kinds of scalar value `n` accepts whatever the value: only "type" (and, for numbers
 // and strings, no bounds, lengths or pattern) applies to them; enums and combinators
 // disqualify every kind.
+void build_enum_slots(SchemaNode& n) {
+  if (n.enum_string_list.size() <= 16 || n.enum_string_list.size() >= 0xFF) return;
+  n.enum_slots.assign(256, 0);
+  for (std::size_t i = 0; i < n.enum_string_list.size(); ++i) {
+    std::uint8_t& c = n.enum_slots[name_slot(n.enum_string_list[i])];
+    c = c == 0 ? static_cast<std::uint8_t>(i + 1) : 0xFF;
+  }
+}
+
 void build_name_slots(SchemaNode& n) {
   if (n.names.size() < 4 || n.names.size() >= 0xFF) return;
   n.name_slots.assign(256, 0);
@@ -661,6 +675,7 @@ void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
   for (const auto& owned : nodes) {
     owned->trivial_kinds = trivial_kinds(resolved(*owned));
     build_name_slots(*owned);
+    build_enum_slots(*owned);
   }
   for (const auto& owned : nodes) {
     SchemaNode& n = *owned;

@@ -41,7 +41,7 @@ void check_name(const std::string& name, const dump::EntryName& parsed, const En
   }
 }
 
-void check_data_name(const Value& leaf, const std::string& name, const std::string& section,
+void check_data_name(const LeafView& leaf, const std::string& name, const std::string& section,
                      const std::vector<std::string>& path, bool pg, Framework fw, const std::string& pointer,
                      FindingSink& sink) {
   const Value* dn = leaf.find("data_name");
@@ -97,8 +97,9 @@ int leaf_key_rank(std::string_view key, bool xor_mode) {
   return -1;  // layout (position depends on its truthiness) and unknown keys
 }
 
-void check_leaf_key_order(const Value& leaf, const std::string& name, const std::string& pointer, FindingSink& sink) {
-  const bool xor_mode = leaf.find("Max") == nullptr;
+void check_leaf_key_order(const LeafView& view, const std::string& name, const std::string& pointer, FindingSink& sink) {
+  const bool xor_mode = view.find("Max") == nullptr;
+  const Value& leaf = view.value();
   int last = -1;
   std::string_view last_key;
   for (const auto& m : leaf.as_object()) {
@@ -127,7 +128,7 @@ bool same_statistics(const Value& a, const Value& b) {
 
 // data_name appears exactly where msprobe saves tensor files: only with a dump_data_dir, and in
 // task tensor for every tensor that has data (not empty in PyTorch, not meta/fake).
-void check_data_name_presence(const Value& leaf, dump::LeafKind kind, const EntryContext& ctx, const std::string& name,
+void check_data_name_presence(const LeafView& leaf, dump::LeafKind kind, const EntryContext& ctx, const std::string& name,
                               const std::string& pointer, FindingSink& sink) {
   const bool has = leaf.find("data_name") != nullptr;
   if (has && !ctx.has_dump_data_dir) {
@@ -243,13 +244,14 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
       lp = pointer;
       dump::append_pointer_token(lp, section.key);
       for (const auto& c : p) dump::append_pointer_token(lp, c);
-      check_tensor_leaf(leaf, kind == dump::LeafKind::ndarray, ctx.rules, name, lp, sink);
-      check_data_name(leaf, name, section.key, p, pg, ctx.rules.framework, lp, sink);
-      if (kind == dump::LeafKind::tensor) check_leaf_key_order(leaf, name, lp, sink);
-      check_data_name_presence(leaf, kind, ctx, name, lp, sink);
-      const Value* md5 = leaf.find("md5");
-      if (md5 == nullptr || !md5->is_string() || leaf.find("Max") == nullptr) return;
-      const std::string key = md5->as_string() + "|" + json_text(leaf.find("dtype")) + json_text(leaf.find("shape"));
+      const LeafView view(leaf);
+      check_tensor_leaf(view, kind == dump::LeafKind::ndarray, ctx.rules, name, lp, sink);
+      check_data_name(view, name, section.key, p, pg, ctx.rules.framework, lp, sink);
+      if (kind == dump::LeafKind::tensor) check_leaf_key_order(view, name, lp, sink);
+      check_data_name_presence(view, kind, ctx, name, lp, sink);
+      const Value* md5 = view.find("md5");
+      if (md5 == nullptr || !md5->is_string() || view.find("Max") == nullptr) return;
+      const std::string key = md5->as_string() + "|" + json_text(view.find("dtype")) + json_text(view.find("shape"));
       auto [it, fresh] = by_md5.emplace(key, std::make_pair(&leaf, lp));
       // The earlier leaf (an in-place op's input) is the stale one: its checksum was computed
       // after the op had already modified the tensor.
