@@ -33,7 +33,7 @@ void Value::copy_from(const Value& other) {
   m_offset = other.m_offset;
 }
 
-void Value::destroy() noexcept {
+void Value::release() noexcept {
   switch (m_kind) {
     case Kind::big_integer:
     case Kind::string: m_u.s.~basic_string(); break;
@@ -41,6 +41,10 @@ void Value::destroy() noexcept {
     case Kind::object: m_u.o.~Object(); break;
     default: break;
   }
+}
+
+void Value::destroy() noexcept {
+  release();
   m_kind = Kind::null;
 }
 
