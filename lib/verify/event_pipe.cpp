@@ -1,5 +1,6 @@
 #include "verify/event_pipe.h"
 
+#include "verify/entry_checks.h"
 #include "verify/schema_check.h"
 
 namespace msdump::verify {
@@ -40,13 +41,18 @@ void EventPipe::produce() {
     auto more = m_stream.next(ev);
     const bool end = !more || !*more;
     if (!end) {
-      char valid = 0;
-      const SchemaCheck* schema = m_schema.load(std::memory_order_acquire);
-      if (schema != nullptr && ev.type == pyjson::DumpEvent::Type::entry &&
-          produced - m_taken.load(std::memory_order_relaxed) >= k_busy_backlog)
-        valid = schema->is_valid(ev.key, ev.value, wrapper) ? 1 : 0;
+      char flags = 0;
+      if (ev.type == pyjson::DumpEvent::Type::entry) {
+        // While the entry is in this core's cache: the duplicate-key test always (cheap
+        // here, cache misses on the checker's core), the schema test when the checker lags.
+        if (!has_duplicate_keys_anywhere(ev.value)) flags |= k_no_duplicates;
+        const SchemaCheck* schema = m_schema.load(std::memory_order_acquire);
+        if (schema != nullptr && produced - m_taken.load(std::memory_order_relaxed) >= k_busy_backlog &&
+            schema->is_valid(ev.key, ev.value, wrapper))
+          flags |= k_valid;
+      }
       batch.push_back(std::move(ev));
-      batch_valid.push_back(valid);
+      batch_valid.push_back(flags);
       ++produced;
     }
     if (!end && batch.size() < k_batch) continue;
@@ -71,7 +77,7 @@ void EventPipe::produce() {
   }
 }
 
-Result<bool> EventPipe::next(pyjson::DumpEvent& event, bool* schema_valid) {
+Result<bool> EventPipe::next(pyjson::DumpEvent& event, bool* schema_valid, bool* no_duplicate_keys) {
   // The previous event goes back to the parser thread to be freed there (see produce()).
   if (event.type == pyjson::DumpEvent::Type::entry || event.type == pyjson::DumpEvent::Type::member)
     m_spent.push_back(std::move(event));
@@ -90,7 +96,8 @@ Result<bool> EventPipe::next(pyjson::DumpEvent& event, bool* schema_valid) {
     if (m_returned.empty()) m_returned.swap(m_spent);
     m_changed.notify_all();
   }
-  if (schema_valid != nullptr) *schema_valid = m_local_valid[m_next] != 0;
+  if (schema_valid != nullptr) *schema_valid = (m_local_valid[m_next] & k_valid) != 0;
+  if (no_duplicate_keys != nullptr) *no_duplicate_keys = (m_local_valid[m_next] & k_no_duplicates) != 0;
   event = std::move(m_local[m_next++]);
   m_taken.fetch_add(1, std::memory_order_relaxed);
   return true;

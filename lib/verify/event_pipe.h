@@ -43,7 +43,9 @@ class EventPipe {
   // a syntax error, truncation or read error (after which the pipe stays ended). If
   // `schema_valid` is given, it is set to true for an entry that the parser thread found valid
   // by the schema given to set_schema (false: not tested or invalid).
-  Result<bool> next(pyjson::DumpEvent& event, bool* schema_valid = nullptr);
+  // If `no_duplicate_keys` is given, it is set to true for an entry in which the parser
+  // thread found no object with a repeated key (has_duplicate_keys_anywhere, entry_checks.h).
+  Result<bool> next(pyjson::DumpEvent& event, bool* schema_valid = nullptr, bool* no_duplicate_keys = nullptr);
 
   // Lets the parser thread test the entries it parses from now on with `schema` (its own
   // instance). Only the first call has an effect.
@@ -51,6 +53,7 @@ class EventPipe {
 
  private:
   void produce();
+  static constexpr char k_valid = 1, k_no_duplicates = 2;  // flags of a queued event
 
   pyjson::DumpJsonStream m_stream;
   std::mutex m_mutex;
@@ -58,7 +61,7 @@ class EventPipe {
   // Vectors rather than deques: their storage goes back and forth in the swaps and is reused,
   // where a deque allocates blocks on one thread and frees them on the other.
   std::vector<pyjson::DumpEvent> m_queue;  // shared, under m_mutex
-  std::vector<char> m_queue_valid;         // per m_queue event: tested valid by the parser thread
+  std::vector<char> m_queue_valid;         // per m_queue event: k_valid | k_no_duplicates
   std::vector<pyjson::DumpEvent> m_local;  // the consumer's, taken from m_queue in one swap
   std::vector<char> m_local_valid;
   std::size_t m_next = 0;                  // the next event of m_local

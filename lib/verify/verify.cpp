@@ -138,8 +138,8 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   std::string pointer;  // the entry's, reused
   int data_objects = 0;  // "data" keys seen
   while (true) {
-    bool schema_valid = false;
-    auto more = stream.next(ev, &schema_valid);
+    bool schema_valid = false, no_duplicates = false;
+    auto more = stream.next(ev, &schema_valid, &no_duplicates);
     if (!more) {
       sink.set_location(*dump_path, 0);  // the message carries the error's own line and column
       sink.add(FindingKind::json, "", "", more.error().message);
@@ -190,8 +190,8 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
                    ev.key);
         if (!schema_valid || data_objects != 1) schema->check(ev.key, ev.value, sink);  // (else the parser thread found it valid)
         if (!tensors) {
-          check_entry(ev.key, ev.value, ctx, pointer, sink, &sum.leaves);  // counts the leaves
-        } else if (check_entry(ev.key, ev.value, ctx, pointer, sink); ev.value.is_object()) {
+          check_entry(ev.key, ev.value, ctx, pointer, sink, &sum.leaves, no_duplicates);  // counts the leaves
+        } else if (check_entry(ev.key, ev.value, ctx, pointer, sink, nullptr, no_duplicates); ev.value.is_object()) {
           for (const auto& section : ev.value.as_object()) {
             std::vector<std::string> path;
             dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& p) {
