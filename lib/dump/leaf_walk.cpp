@@ -4,6 +4,12 @@ namespace msdump::dump {
 
 void append_pointer_token(std::string& pointer, std::string_view token) {
   pointer += '/';
+  bool plain = true;
+  for (const char c : token) plain &= c != '~' && c != '/';
+  if (plain) {  // the usual token: one append
+    pointer.append(token);
+    return;
+  }
   for (char c : token) {
     if (c == '~') pointer += "~0";
     else if (c == '/') pointer += "~1";

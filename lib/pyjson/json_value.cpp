@@ -33,7 +33,7 @@ void Value::copy_from(const Value& other) {
   m_offset = other.m_offset;
 }
 
-void Value::destroy() noexcept {
+void Value::release() noexcept {
   switch (m_kind) {
     case Kind::big_integer:
     case Kind::string: m_u.s.~basic_string(); break;
@@ -41,6 +41,10 @@ void Value::destroy() noexcept {
     case Kind::object: m_u.o.~Object(); break;
     default: break;
   }
+}
+
+void Value::destroy() noexcept {
+  release();
   m_kind = Kind::null;
 }
 
@@ -77,8 +81,14 @@ Value Value::from_scalar(const Scalar& s) {
 const Value* Value::find(std::string_view key) const {
   const Object* obj = if_object();
   if (obj == nullptr) return nullptr;
+  // Size and first byte before the bytes: most members differ there (no memcmp call).
+  const std::size_t n = key.size();
   for (auto it = obj->rbegin(); it != obj->rend(); ++it) {
-    if (it->key == key) return &it->value;
+    const std::string& k = it->key;
+    if (k.size() != n) continue;
+    std::size_t i = 0;  // keys are short: a loop beats a memcmp call
+    while (i < n && k[i] == key[i]) ++i;
+    if (i == n) return &it->value;
   }
   return nullptr;
 }

@@ -55,7 +55,7 @@ class Value {
   Value& operator=(const Value& other);
   Value& operator=(Value&& other) noexcept;
   ~Value() {
-    if (m_kind >= Kind::big_integer) destroy();
+    if (m_kind >= Kind::big_integer) release();
   }
 
   static Value null() { return Value{}; }
@@ -143,6 +143,9 @@ class Value {
   void move_from(Value& other) noexcept;  // *this holds no resources
   void copy_from(const Value& other);     // *this holds no resources
   void destroy() noexcept;                // leaves *this null
+  // Frees the storage without writing *this (the destructor's: no store into memory that
+  // may be cached by another core, as entry trees are when a second thread frees them).
+  void release() noexcept;
 
   // A tagged union rather than std::variant: moving and destroying scalars (most values)
   // stays inline without a visit table (measured: docs/performance.md "JSON").

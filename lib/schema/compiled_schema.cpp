@@ -352,6 +352,7 @@ Result<CompiledSchema> CompiledSchema::compile(const pyjson::Value& document, st
   const std::string start = pointer == "/" ? std::string() : std::string(pointer);
   schema.m_root = compiler.node_at(start);
   if (schema.m_root == nullptr) return invalid_input(compiler.error());
+  prepare_fast_paths(schema.m_nodes);
   return schema;
 }
 

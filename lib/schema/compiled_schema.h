@@ -53,6 +53,9 @@ struct SchemaNode {
   std::unordered_set<std::string> enum_strings;
   std::vector<std::string> enum_string_list;  // the same strings: small enums are searched linearly
   std::vector<pyjson::Value> enum_others;  // non-string enum members
+  // Like name_slots for enum_string_list (index + 1, 0 = none, 0xFF = several): set for
+  // enums of more than 16 strings (dtype names).
+  std::vector<std::uint8_t> enum_slots;
   std::vector<pyjson::Value> enum_all;     // every member, for messages
 
   bool has_minimum = false, has_maximum = false, has_exclusive_minimum = false, has_exclusive_maximum = false;
@@ -81,6 +84,9 @@ struct SchemaNode {
   // answers required/dependencies with bit tests (used when both have at most 64 entries).
   std::vector<std::string> names;
   std::vector<int> required_index;
+  // 256 slots by a hash of (length, first byte, last byte) of a name: index + 1 in `names`,
+  // 0 = no name, 0xFF = several (look them up linearly). Empty for small name lists.
+  std::vector<std::uint8_t> name_slots;
   std::vector<std::pair<int, std::vector<int>>> dependency_index;
 
   // Set when this schema is only {["type",] "required": [P]?, "properties": {P: S}} (the shape
@@ -92,12 +98,41 @@ struct SchemaNode {
   };
   std::unique_ptr<SimpleCondition> simple;
 
+  // Set on a node whose allOf holds "pure" if/then/else members (nothing but if, then, else)
+  // whose "if"s are SimpleConditions on one property P tested by string-only predicates (enum of
+  // strings, const, not, type, combinators of those): typed_leaf's allOf of 6 ifs on "type".
+  // For an object whose P is a string, which branch each such member takes is precomputed per
+  // string: one table lookup instead of evaluating every "if" (compiled_validator.cpp builds it
+  // by evaluating the conditions themselves, so the answers are the same by construction).
+  struct IfDispatch {
+    std::string property;
+    std::vector<int> slot;  // per all_of index: bit of the member in the masks, or -1
+    std::vector<const SchemaNode*> then_schema, else_schema;  // per bit
+    std::vector<std::pair<std::string, std::uint64_t>> masks;  // string -> bits whose "if" holds
+    std::uint64_t default_mask = 0;  // for every string not in `masks`
+  };
+  std::unique_ptr<IfDispatch> dispatch;
+
+  // The patternProperties' regexes, then (if name_pattern_only) the propertyNames pattern: a
+  // member key is searched by all of them in one pass (SchemaRegex::search_many). Set when
+  // there are patternProperties; name_pattern_only when propertyNames is just
+  // {"type": "string", "pattern": P}, so a name that matches P passes it without a walk.
+  std::vector<const SchemaRegex*> member_patterns;
+  // Bit (1 << pyjson::Kind) set for each scalar kind that this schema (after $ref) accepts
+  // without looking at the value (type only): the walker skips those values.
+  unsigned trivial_kinds = 0;
+  bool name_pattern_only = false;
+
   std::vector<const SchemaNode*> all_of, any_of, one_of;
   const SchemaNode* not_schema = nullptr;
   const SchemaNode* if_schema = nullptr;
   const SchemaNode* then_schema = nullptr;
   const SchemaNode* else_schema = nullptr;
 };
+
+// Builds SchemaNode::dispatch and member_patterns where they apply (compiled_validator.cpp).
+// Called by compile().
+void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes);
 
 class CompiledSchema {
  public:

@@ -10,6 +10,14 @@
 namespace msdump::schema {
 namespace {
 
+// Slot of a property name in SchemaNode::name_slots.
+std::size_t name_slot(const std::string& key) {
+  if (key.empty()) return 0;
+  const auto first = static_cast<unsigned char>(key.front());
+  const auto last = static_cast<unsigned char>(key.back());
+  return (key.size() * 37 + first * 7 + last) & 0xFF;
+}
+
 unsigned kind_bits(const pyjson::Value& v) {
   switch (v.kind()) {
     case pyjson::Kind::null: return k_type_null;
@@ -110,6 +118,7 @@ class Walker {
   Walker(std::vector<Violation>* out, std::string_view prefix) : m_out(out), m_prefix(prefix) {}
 
   bool check(const SchemaNode& n, const pyjson::Value& v) {
+    if (trivially_valid(n, v)) return true;
     const SchemaNode* node = &n;
     while (node->ref != nullptr) node = node->ref;
     if (node->always_false) {
@@ -143,6 +152,9 @@ class Walker {
     return ok;
   }
 
+  // Whether the "if" of a pure if/then/else node holds for `v` (how check_combinators decides).
+  bool condition(const SchemaNode& if_schema, const pyjson::Value& v) { return matches(if_schema, v); }
+
  private:
   struct Segment {
     const std::string* key;  // nullptr: array index
@@ -150,6 +162,10 @@ class Walker {
   };
 
   bool fast() const { return m_out == nullptr; }
+
+  static bool trivially_valid(const SchemaNode& n, const pyjson::Value& v) {
+    return ((n.trivial_kinds >> static_cast<unsigned>(v.kind())) & 1u) != 0;
+  }
 
   std::string instance_pointer() const {
     std::string p(m_prefix);
@@ -198,17 +214,31 @@ class Walker {
   static const pyjson::Value* find_member(const pyjson::Value& v, const std::string& key) {
     const pyjson::Object& members = v.as_object();
     for (auto it = members.rbegin(); it != members.rend(); ++it) {
-      if (it->key.size() == key.size() && it->key == key) return &it->value;
+      if (same(it->key, key)) return &it->value;
     }
     return nullptr;
+  }
+
+  // String equality without a memcmp call (keys and enum strings are short).
+  static bool same(const std::string& a, const std::string& b) {
+    const std::size_t n = a.size();
+    if (b.size() != n) return false;
+    std::size_t i = 0;
+    while (i < n && a[i] == b[i]) ++i;
+    return i == n;
   }
 
   // Index of `key` in n.names, or -1.
   static int name_index(const SchemaNode& n, const std::string& key) {
     const std::size_t size = key.size();
+    if (!n.name_slots.empty()) {  // one candidate by (length, first, last byte)
+      const std::uint8_t c = n.name_slots[name_slot(key)];
+      if (c == 0) return -1;
+      if (c != 0xFF) return same(n.names[c - 1u], key) ? static_cast<int>(c - 1u) : -1;
+    }
     for (std::size_t i = 0; i < n.names.size(); ++i) {
       const std::string& name = n.names[i];
-      if (name.size() == size && name[0] == key[0] && name == key) return static_cast<int>(i);
+      if (name.size() == size && name[0] == key[0] && same(name, key)) return static_cast<int>(i);
     }
     return -1;
   }
@@ -216,9 +246,14 @@ class Walker {
   bool check_enum(const SchemaNode& n, const pyjson::Value& v) {
     if (const std::string* s = v.if_string()) {
       // Up to 16 strings a size-filtered scan beats hashing the value.
-      if (n.enum_string_list.size() <= 16) {
+      const std::uint8_t slot = n.enum_slots.empty() ? 0xFF : n.enum_slots[name_slot(*s)];
+      if (slot == 0) {
+        // no enum string has this (length, first, last byte) slot: not a member
+      } else if (slot != 0xFF) {
+        if (same(n.enum_string_list[slot - 1u], *s)) return true;
+      } else if (n.enum_string_list.size() <= 16) {
         for (const std::string& e : n.enum_string_list) {
-          if (e.size() == s->size() && e == *s) return true;
+          if (same(e, *s)) return true;
         }
       } else if (n.enum_strings.count(*s) != 0) {
         return true;
@@ -301,9 +336,9 @@ class Walker {
         item = n.items;
       }
       if (item == nullptr) continue;
-      m_path.push_back(Segment{nullptr, i});
-      const bool item_ok = check(*item, a[i]);
-      m_path.pop_back();
+      if (!fast()) m_path.push_back(Segment{nullptr, i});  // (fast mode reports nothing)
+      const bool item_ok = trivially_valid(*item, a[i]) || check(*item, a[i]);
+      if (!fast()) m_path.pop_back();
       if (!item_ok) {
         ok = false;
         if (fast()) return false;
@@ -377,9 +412,9 @@ class Walker {
         const int k = name_index(n, m.key);
         property = k >= 0 && static_cast<std::size_t>(k) < n.properties.size() ? k : -1;
       }
-      m_path.push_back(Segment{&m.key, 0});
+      if (!fast()) m_path.push_back(Segment{&m.key, 0});
       const bool member_ok = check_member(n, m, property);
-      m_path.pop_back();
+      if (!fast()) m_path.pop_back();
       if (!member_ok) {
         ok = false;
         if (fast()) return false;
@@ -391,7 +426,12 @@ class Walker {
   // `property`: index of m.key in n.properties, or -1.
   bool check_member(const SchemaNode& n, const pyjson::Member& m, int property) {
     bool ok = true;
-    if (n.property_names != nullptr) {
+    // All of the node's key patterns in one lockstep pass (SchemaNode::member_patterns).
+    const bool batched = !n.member_patterns.empty();
+    const std::uint64_t hits =
+        batched ? SchemaRegex::search_many(n.member_patterns.data(), n.member_patterns.size(), m.key) : 0;
+    const bool name_ok = batched && n.name_pattern_only && ((hits >> n.pattern_properties.size()) & 1u) != 0;
+    if (n.property_names != nullptr && !name_ok) {
       std::vector<Violation> name_violations;
       Walker names(fast() ? nullptr : &name_violations, {});
       if (!names.check(*n.property_names, pyjson::Value::string(m.key))) {
@@ -405,13 +445,15 @@ class Walker {
     bool matched = false;
     if (property >= 0) {
       matched = true;
-      if (!check(*n.properties[static_cast<std::size_t>(property)].second, m.value)) {
+      const SchemaNode& p = *n.properties[static_cast<std::size_t>(property)].second;
+      if (!trivially_valid(p, m.value) && !check(p, m.value)) {
         ok = false;
         if (fast()) return false;
       }
     }
-    for (const auto& [re, schema] : n.pattern_properties) {
-      if (re.search(m.key)) {
+    for (std::size_t i = 0; i < n.pattern_properties.size(); ++i) {
+      const auto& [re, schema] = n.pattern_properties[i];
+      if (batched ? ((hits >> i) & 1u) != 0 : re.search(m.key)) {
         matched = true;
         if (!check(*schema, m.value)) {
           ok = false;
@@ -431,10 +473,39 @@ class Walker {
 
   bool check_combinators(const SchemaNode& n, const pyjson::Value& v) {
     bool ok = true;
-    for (const SchemaNode* s : n.all_of) {
-      if (!check(*s, v)) {
-        ok = false;
-        if (fast()) return false;
+    const SchemaNode::IfDispatch* d = n.dispatch.get();
+    const pyjson::Value* key = d != nullptr && v.is_object() ? find_member(v, d->property) : nullptr;
+    if (key != nullptr && key->is_string()) {
+      // The branches of the pure if/then/else members, decided by one lookup (IfDispatch).
+      const std::string& s = key->as_string();
+      std::uint64_t mask = d->default_mask;
+      for (const auto& [text, bits] : d->masks) {
+        if (same(text, s)) {
+          mask = bits;
+          break;
+        }
+      }
+      for (std::size_t i = 0; i < n.all_of.size(); ++i) {
+        const int slot = d->slot[i];
+        bool member_ok = true;
+        if (slot < 0) {
+          member_ok = check(*n.all_of[i], v);
+        } else {
+          const auto b = static_cast<std::size_t>(slot);
+          const SchemaNode* branch = (mask >> b) & 1u ? d->then_schema[b] : d->else_schema[b];
+          member_ok = branch == nullptr || check(*branch, v);
+        }
+        if (!member_ok) {
+          ok = false;
+          if (fast()) return false;
+        }
+      }
+    } else {
+      for (const SchemaNode* s : n.all_of) {
+        if (!check(*s, v)) {
+          ok = false;
+          if (fast()) return false;
+        }
       }
     }
     if (!n.any_of.empty()) {
@@ -473,7 +544,155 @@ class Walker {
   LookupCache m_lookup;
 };
 
+const SchemaNode& resolved(const SchemaNode& n) {
+  const SchemaNode* node = &n;
+  while (node->ref != nullptr) node = node->ref;
+  return *node;
+}
+
+// A node with nothing but if/then/else.
+bool is_pure_if(const SchemaNode& n) {
+  return n.if_schema != nullptr && !n.always_false && n.types == 0 && !n.has_enum && !n.has_minimum && !n.has_maximum &&
+         !n.has_exclusive_minimum && !n.has_exclusive_maximum && n.min_length == 0 && n.max_length == SIZE_MAX &&
+         !n.pattern && n.items == nullptr && n.tuple_items.empty() && n.additional_items == nullptr && n.min_items == 0 &&
+         n.max_items == SIZE_MAX && n.required.empty() && n.properties.empty() && n.pattern_properties.empty() &&
+         n.additional_properties == nullptr && !n.additional_forbidden && n.property_names == nullptr &&
+         n.dependencies.empty() && n.schema_dependencies.empty() && n.min_properties == 0 &&
+         n.max_properties == SIZE_MAX && n.all_of.empty() && n.any_of.empty() && n.one_of.empty() &&
+         n.not_schema == nullptr;
+}
+
+// Whether `n`, applied to a string, gives the same answer for every string that none of its
+// enums names (collected into `strings`): only type, enum (of strings) and combinators of
+// such schemas apply; pattern and lengths do not qualify.
+bool is_string_predicate(const SchemaNode& node, std::vector<std::string>& strings, int depth = 0) {
+  const SchemaNode& n = resolved(node);
+  if (depth > 16 || n.pattern || n.min_length != 0 || n.max_length != SIZE_MAX) return false;
+  if (n.has_enum) {
+    if (!n.enum_others.empty()) return false;
+    strings.insert(strings.end(), n.enum_string_list.begin(), n.enum_string_list.end());
+  }
+  for (const auto* list : {&n.all_of, &n.any_of, &n.one_of}) {
+    for (const SchemaNode* s : *list) {
+      if (!is_string_predicate(*s, strings, depth + 1)) return false;
+    }
+  }
+  for (const SchemaNode* s : {n.not_schema, n.if_schema, n.then_schema, n.else_schema}) {
+    if (s != nullptr && !is_string_predicate(*s, strings, depth + 1)) return false;
+  }
+  return true;
+}
+
+// The kinds of scalar value `n` accepts whatever the value: only "type" (and, for numbers
+// and strings, no bounds, lengths or pattern) applies to them; enums and combinators
+// disqualify every kind.
+void build_enum_slots(SchemaNode& n) {
+  if (n.enum_string_list.size() <= 16 || n.enum_string_list.size() >= 0xFF) return;
+  n.enum_slots.assign(256, 0);
+  for (std::size_t i = 0; i < n.enum_string_list.size(); ++i) {
+    std::uint8_t& c = n.enum_slots[name_slot(n.enum_string_list[i])];
+    c = c == 0 ? static_cast<std::uint8_t>(i + 1) : 0xFF;
+  }
+}
+
+void build_name_slots(SchemaNode& n) {
+  if (n.names.size() < 4 || n.names.size() >= 0xFF) return;
+  n.name_slots.assign(256, 0);
+  for (std::size_t i = 0; i < n.names.size(); ++i) {
+    std::uint8_t& c = n.name_slots[name_slot(n.names[i])];
+    c = c == 0 ? static_cast<std::uint8_t>(i + 1) : 0xFF;
+  }
+}
+
+unsigned trivial_kinds(const SchemaNode& n) {
+  if (n.always_false || n.has_enum || !n.all_of.empty() || !n.any_of.empty() || !n.one_of.empty() ||
+      n.not_schema != nullptr || n.if_schema != nullptr)
+    return 0;
+  auto allows = [&](unsigned bits) { return n.types == 0 || (n.types & bits) != 0; };
+  const bool bounded = n.has_minimum || n.has_maximum || n.has_exclusive_minimum || n.has_exclusive_maximum;
+  unsigned kinds = 0;
+  auto set = [&](pyjson::Kind k) { kinds |= 1u << static_cast<unsigned>(k); };
+  if (allows(k_type_null)) set(pyjson::Kind::null);
+  if (allows(k_type_boolean)) set(pyjson::Kind::boolean);
+  if (allows(k_type_integer | k_type_number) && !bounded) {
+    set(pyjson::Kind::integer);
+    set(pyjson::Kind::big_integer);
+  }
+  if (allows(k_type_number) && !bounded) set(pyjson::Kind::floating);
+  if (allows(k_type_string) && !n.pattern && n.min_length == 0 && n.max_length == SIZE_MAX) set(pyjson::Kind::string);
+  return kinds;
+}
+
 }  // namespace
+
+void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
+  for (const auto& owned : nodes) {
+    SchemaNode& n = *owned;
+    if (n.all_of.empty()) continue;
+    auto d = std::make_unique<SchemaNode::IfDispatch>();
+    std::vector<std::string> strings;
+    std::vector<const SchemaNode*> conditions;
+    for (const SchemaNode* member : n.all_of) {
+      const SchemaNode& m = resolved(*member);
+      int slot = -1;
+      const SchemaNode* cond = m.if_schema;
+      if (is_pure_if(m) && cond->simple && (cond->types == 0 || (cond->types & k_type_object) != 0) &&
+          (d->property.empty() || d->property == cond->simple->property) && conditions.size() < 64) {
+        std::vector<std::string> found;
+        if (is_string_predicate(*cond->simple->schema, found)) {
+          d->property = cond->simple->property;
+          strings.insert(strings.end(), found.begin(), found.end());
+          slot = static_cast<int>(conditions.size());
+          conditions.push_back(cond);
+          d->then_schema.push_back(m.then_schema);
+          d->else_schema.push_back(m.else_schema);
+        }
+      }
+      d->slot.push_back(slot);
+    }
+    if (conditions.empty()) continue;
+    std::sort(strings.begin(), strings.end());
+    strings.erase(std::unique(strings.begin(), strings.end()), strings.end());
+    // Every condition evaluated on {P: s} by the walker itself: the table holds its answers.
+    auto mask_for = [&](const std::string& s) {
+      pyjson::Value probe = pyjson::Value::object();
+      probe.add(d->property, pyjson::Value::string(s));
+      std::uint64_t mask = 0;
+      for (std::size_t i = 0; i < conditions.size(); ++i) {
+        if (Walker(nullptr, {}).condition(*conditions[i], probe)) mask |= std::uint64_t{1} << i;
+      }
+      return mask;
+    };
+    std::string other = "\x01";
+    while (std::binary_search(strings.begin(), strings.end(), other)) other += '\x01';
+    d->default_mask = mask_for(other);
+    for (const std::string& s : strings) {
+      const std::uint64_t m = mask_for(s);
+      if (m != d->default_mask) d->masks.emplace_back(s, m);
+    }
+    n.dispatch = std::move(d);
+  }
+  for (const auto& owned : nodes) {
+    owned->trivial_kinds = trivial_kinds(resolved(*owned));
+    build_name_slots(*owned);
+    build_enum_slots(*owned);
+  }
+  for (const auto& owned : nodes) {
+    SchemaNode& n = *owned;
+    if (n.pattern_properties.empty() || n.pattern_properties.size() >= 64) continue;
+    for (const auto& p : n.pattern_properties) n.member_patterns.push_back(&p.first);
+    if (n.property_names != nullptr) {
+      const SchemaNode& pn = resolved(*n.property_names);
+      // {"type": "string", "pattern": P} (keywords for other types do not apply to a name)
+      if (pn.pattern && !pn.always_false && (pn.types == 0 || (pn.types & k_type_string) != 0) && !pn.has_enum &&
+          pn.min_length == 0 && pn.max_length == SIZE_MAX && pn.all_of.empty() && pn.any_of.empty() &&
+          pn.one_of.empty() && pn.not_schema == nullptr && pn.if_schema == nullptr) {
+        n.member_patterns.push_back(pn.pattern.get());
+        n.name_pattern_only = true;
+      }
+    }
+  }
+}
 
 bool CompiledSchema::validate(const pyjson::Value& value, std::string_view prefix, std::vector<Violation>& out) const {
   return Walker(&out, prefix).check(*m_root, value);

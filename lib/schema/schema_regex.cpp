@@ -1,6 +1,7 @@
 #include "schema/schema_regex.h"
 
 #include <algorithm>
+#include <bit>
 #include <bitset>
 #include <map>
 #include <utility>
@@ -444,19 +445,71 @@ Result<SchemaRegex> SchemaRegex::compile(std::string_view pattern) {
     }
     re.m_states.push_back(st);
   }
+  // Byte classes: two bytes share a class when every state moves the same way on both.
+  std::map<std::vector<std::int32_t>, std::uint8_t> columns;
+  for (unsigned b = 0; b < 256; ++b) {
+    std::vector<std::int32_t> column;
+    column.reserve(re.m_states.size());
+    for (const State& st : re.m_states) column.push_back(st.next[b]);
+    const auto it = columns.emplace(std::move(column), static_cast<std::uint8_t>(columns.size())).first;
+    re.m_class[b] = it->second;
+  }
+  re.m_classes = columns.size();
+  re.m_table.assign(re.m_states.size() * re.m_classes, -1);
+  for (std::size_t s = 0; s < re.m_states.size(); ++s) {
+    for (unsigned b = 0; b < 256; ++b) {
+      const std::int32_t to = re.m_states[s].next[b];  // stored as the row offset of the state
+      re.m_table[s * re.m_classes + re.m_class[b]] = to < 0 ? -1 : static_cast<std::int32_t>(static_cast<std::size_t>(to) * re.m_classes);
+    }
+    re.m_accept.resize(re.m_table.size());  // indexed by row offset, like the table
+    re.m_accept[s * re.m_classes] = static_cast<std::uint8_t>((re.m_states[s].accepting ? 1 : 0) |
+                                                               (re.m_states[s].accepting_at_end ? 2 : 0));
+  }
   return re;
 }
 
 bool SchemaRegex::search(std::string_view text) const {
-  std::int32_t s = 0;
+  // `row` = state * m_classes (the table holds row offsets): one load per byte, no multiply.
+  std::int32_t row = 0;
+  const std::int32_t* table = m_table.data();
+  const std::uint8_t* accept = m_accept.data();
   for (const char c : text) {
-    const State& st = m_states[static_cast<std::size_t>(s)];
-    if (st.accepting) return true;
-    s = st.next[static_cast<unsigned char>(c)];
-    if (s < 0) return false;
+    if (accept[row] & 1u) return true;
+    row = table[static_cast<std::size_t>(row) + m_class[static_cast<unsigned char>(c)]];
+    if (row < 0) return false;
   }
-  const State& st = m_states[static_cast<std::size_t>(s)];
-  return st.accepting || st.accepting_at_end;
+  return accept[row] != 0;
+}
+
+std::uint64_t SchemaRegex::search_many(const SchemaRegex* const* res, std::size_t count, std::string_view text) {
+  constexpr std::size_t k_max = 64;
+  if (count > k_max) count = k_max;
+  std::int32_t rows[k_max];
+  std::uint64_t result = 0;
+  std::uint64_t running = count == k_max ? ~std::uint64_t{0} : (std::uint64_t{1} << count) - 1;
+  for (std::size_t i = 0; i < count; ++i) rows[i] = 0;
+  for (const char c : text) {
+    if (running == 0) break;
+    const auto byte = static_cast<unsigned char>(c);
+    for (std::uint64_t live = running; live != 0; live &= live - 1) {
+      const auto i = static_cast<std::size_t>(std::countr_zero(live));
+      const SchemaRegex& re = *res[i];
+      const std::int32_t row = rows[i];
+      if (re.m_accept[static_cast<std::size_t>(row)] & 1u) {
+        result |= std::uint64_t{1} << i;
+        running &= ~(std::uint64_t{1} << i);
+        continue;
+      }
+      const std::int32_t next = re.m_table[static_cast<std::size_t>(row) + re.m_class[byte]];
+      if (next < 0) running &= ~(std::uint64_t{1} << i);
+      rows[i] = next;
+    }
+  }
+  for (std::uint64_t live = running; live != 0; live &= live - 1) {
+    const auto i = static_cast<std::size_t>(std::countr_zero(live));
+    if (res[i]->m_accept[static_cast<std::size_t>(rows[i])] != 0) result |= std::uint64_t{1} << i;
+  }
+  return result;
 }
 
 }  // namespace msdump::schema

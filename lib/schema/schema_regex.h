@@ -34,6 +34,10 @@ class SchemaRegex {
 
   const std::string& pattern() const { return m_pattern; }
 
+  // search() of up to 64 patterns on one text, run in lockstep (the automata's steps are
+  // independent, so the CPU overlaps them): bit i set if res[i] matches.
+  static std::uint64_t search_many(const SchemaRegex* const* res, std::size_t count, std::string_view text);
+
  private:
   struct State {
     std::array<std::int32_t, 256> next;  // -1 = dead
@@ -42,6 +46,12 @@ class SchemaRegex {
   };
   std::string m_pattern;
   std::vector<State> m_states;  // state 0 = start
+  // The same automaton with bytes grouped into classes (bytes no state tells apart): rows of
+  // m_classes entries, small enough to stay in L1 (search() runs on every entry name).
+  std::array<std::uint8_t, 256> m_class{};
+  std::size_t m_classes = 0;
+  std::vector<std::int32_t> m_table;        // m_table[state * m_classes + class]; -1 = dead
+  std::vector<std::uint8_t> m_accept;       // at each state's row offset: 1 accepting, 2 at end
 };
 
 }  // namespace msdump::schema

@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+#include <unordered_set>
+
 #include "core/byte_source.h"
 #include "dump/construct_model.h"
 #include "dump/entry_name.h"
@@ -11,6 +15,46 @@
 #include "verify/entry_checks.h"
 
 namespace msdump::verify {
+
+namespace {
+std::uint32_t name_hash(std::string_view name) {
+  const std::uint64_t h = std::hash<std::string_view>{}(name);
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+}  // namespace
+
+std::size_t DumpNames::find_slot(std::string_view name, std::uint32_t hash) const {
+  const std::size_t mask = m_slots.size() - 1;
+  for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+    const Slot& s = m_slots[i];
+    if (s.index == 0 || (s.hash == hash && in_order[s.index - 1] == name)) return i;
+  }
+}
+
+bool DumpNames::contains(std::string_view name) const {
+  if (m_slots.empty()) return false;
+  return m_slots[find_slot(name, name_hash(name))].index != 0;
+}
+
+bool DumpNames::add(std::string_view name) {
+  if ((in_order.size() + 1) * 2 > m_slots.size()) {  // keep the load at most 1/2
+    std::vector<Slot> old(std::max<std::size_t>(m_slots.size() * 2, 1024));
+    old.swap(m_slots);
+    const std::size_t mask = m_slots.size() - 1;
+    for (const Slot& s : old) {
+      if (s.index == 0) continue;
+      std::size_t i = s.hash & mask;
+      while (m_slots[i].index != 0) i = (i + 1) & mask;
+      m_slots[i] = s;
+    }
+  }
+  const std::uint32_t hash = name_hash(name);
+  Slot& slot = m_slots[find_slot(name, hash)];
+  if (slot.index != 0) return false;
+  in_order.emplace_back(name);
+  slot = Slot{hash, static_cast<std::uint32_t>(in_order.size())};
+  return true;
+}
 namespace {
 
 using pyjson::Value;
@@ -47,7 +91,7 @@ void check_stack_json(const std::string& path, const DumpNames& names, FindingSi
     else if (names.level_known && !dump::level_includes(names.level, parsed))
       sink.add(FindingKind::stack, name, "", fmt::format("stack.json names an entry outside level {}", to_string(names.level)),
                "", name);
-    else if (names.forward_inputs && names.all.count(name) == 0)
+    else if (names.forward_inputs && !names.contains(name))
       sink.add(FindingKind::stack, name, "", "stack.json names a forward entry that dump.json does not have", name, "");
   });
   if (!r) sink.add(FindingKind::schema, "", "", fmt::format("stack.json: {}", r.error().message));

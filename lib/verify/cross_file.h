@@ -6,8 +6,9 @@
 //                   [parent, micro_step] with "megatron_micro_step_number"; level L1: {}.
 // Backward module nodes are not required: msprobe records none with torch < 2 (samples/README.md).
 
+#include <cstdint>
 #include <string>
-#include <unordered_set>
+#include <string_view>
 #include <vector>
 
 #include "core/profile.h"
@@ -16,13 +17,27 @@
 namespace msdump::verify {
 
 struct DumpNames {
-  std::unordered_set<std::string> all;   // every entry name of dump.json
-  std::vector<std::string> in_order;     // the same, in file order (deterministic reports)
+  std::vector<std::string> in_order;     // every entry name of dump.json, once, in file order
   Level level = Level::mix;
   bool level_known = false;
   // Some forward entry has input_args: data_mode kept forward inputs, so every forward stack
   // must have its entry (msprobe takes stacks at forward input collection).
   bool forward_inputs = false;
+
+  // Appends `name` to in_order unless it is there already; returns whether it was added.
+  bool add(std::string_view name);
+  bool contains(std::string_view name) const;
+
+ private:
+  // Open-addressing index into in_order: 32 bits of the name's hash and index + 1 (0 = empty).
+  // A lookup of a new name reads one or two slots and no string (an unordered_set<string>
+  // costs dependent cache misses per lookup and a second copy of every name).
+  struct Slot {
+    std::uint32_t hash = 0;
+    std::uint32_t index = 0;
+  };
+  std::vector<Slot> m_slots;
+  std::size_t find_slot(std::string_view name, std::uint32_t hash) const;
 };
 
 void check_stack_json(const std::string& path, const DumpNames& names, FindingSink& sink);

@@ -15,8 +15,8 @@ namespace {
 
 using pyjson::Value;
 
-void check_name(const std::string& name, const EntryContext& ctx, const std::string& pointer, FindingSink& sink) {
-  const auto parsed = dump::parse_entry_name(name);
+void check_name(const std::string& name, const dump::EntryName& parsed, const EntryContext& ctx,
+                const std::string& pointer, FindingSink& sink) {
   if (parsed.kind == dump::EntryKind::unknown) {
     sink.add(FindingKind::name, name, pointer, "entry name does not follow msprobe's grammar",
              "<Prefix>.<api>.<N>.forward|backward, Module|Cell.<path>.<Class>.forward|backward.<N> or "
@@ -41,7 +41,7 @@ void check_name(const std::string& name, const EntryContext& ctx, const std::str
   }
 }
 
-void check_data_name(const Value& leaf, const std::string& name, const std::string& section,
+void check_data_name(const LeafView& leaf, const std::string& name, const std::string& section,
                      const std::vector<std::string>& path, bool pg, Framework fw, const std::string& pointer,
                      FindingSink& sink) {
   const Value* dn = leaf.find("data_name");
@@ -66,8 +66,8 @@ int section_rank(std::string_view key, const dump::EntryName& n) {
   return -1;
 }
 
-void check_section_order(const Value& entry, const std::string& name, const std::string& pointer, FindingSink& sink) {
-  const auto parsed = dump::parse_entry_name(name);
+void check_section_order(const Value& entry, const std::string& name, const dump::EntryName& parsed,
+                         const std::string& pointer, FindingSink& sink) {
   int last = -1;
   std::string last_key;
   for (const auto& m : entry.as_object()) {
@@ -97,10 +97,11 @@ int leaf_key_rank(std::string_view key, bool xor_mode) {
   return -1;  // layout (position depends on its truthiness) and unknown keys
 }
 
-void check_leaf_key_order(const Value& leaf, const std::string& name, const std::string& pointer, FindingSink& sink) {
-  const bool xor_mode = leaf.find("Max") == nullptr;
+void check_leaf_key_order(const LeafView& view, const std::string& name, const std::string& pointer, FindingSink& sink) {
+  const bool xor_mode = view.find("Max") == nullptr;
+  const Value& leaf = view.value();
   int last = -1;
-  std::string last_key;
+  std::string_view last_key;
   for (const auto& m : leaf.as_object()) {
     const int r = leaf_key_rank(m.key, xor_mode);
     if (r < 0) continue;
@@ -127,7 +128,7 @@ bool same_statistics(const Value& a, const Value& b) {
 
 // data_name appears exactly where msprobe saves tensor files: only with a dump_data_dir, and in
 // task tensor for every tensor that has data (not empty in PyTorch, not meta/fake).
-void check_data_name_presence(const Value& leaf, dump::LeafKind kind, const EntryContext& ctx, const std::string& name,
+void check_data_name_presence(const LeafView& leaf, dump::LeafKind kind, const EntryContext& ctx, const std::string& name,
                               const std::string& pointer, FindingSink& sink) {
   const bool has = leaf.find("data_name") != nullptr;
   if (has && !ctx.has_dump_data_dir) {
@@ -154,11 +155,20 @@ void check_data_name_presence(const Value& leaf, dump::LeafKind kind, const Entr
 
 namespace {
 
+// Equality of two short keys without a memcmp call.
+bool same_key(const std::string& a, const std::string& b) {
+  const std::size_t n = a.size();
+  if (b.size() != n) return false;
+  std::size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i == n;
+}
+
 bool has_duplicate_keys(const pyjson::Object& members) {
   if (members.size() <= 16) {  // the usual leaf: comparing pairs beats hashing
     for (std::size_t i = 1; i < members.size(); ++i)
       for (std::size_t j = 0; j < i; ++j)
-        if (members[i].key == members[j].key) return true;
+        if (same_key(members[i].key, members[j].key)) return true;
     return false;
   }
   std::unordered_set<std::string_view> seen;
@@ -210,25 +220,52 @@ void check_duplicate_keys(const Value& v, const std::string& entry, const std::s
 
 void check_entry(const std::string& name, const Value& entry, const EntryContext& ctx, const std::string& pointer,
                  FindingSink& sink) {
-  check_name(name, ctx, pointer, sink);
-  check_duplicate_keys(entry, name, pointer, sink);
+  check_entry(name, entry, ctx, pointer, sink, nullptr);
+}
+
+bool has_duplicate_keys_anywhere(const Value& v) {
+  if (v.is_array()) {
+    for (const auto& item : v.as_array())
+      if ((item.is_array() || item.is_object()) && has_duplicate_keys_anywhere(item)) return true;
+    return false;
+  }
+  if (!v.is_object()) return false;
+  const auto& members = v.as_object();
+  if (members.size() > 1 && has_duplicate_keys(members)) return true;
+  for (const auto& m : members)
+    if ((m.value.is_array() || m.value.is_object()) && has_duplicate_keys_anywhere(m.value)) return true;
+  return false;
+}
+
+void check_entry(const std::string& name, const Value& entry, const EntryContext& ctx, const std::string& pointer,
+                 FindingSink& sink, std::uint64_t* tensor_leaves, bool no_duplicate_keys) {
+  const auto parsed = dump::parse_entry_name(name);
+  check_name(name, parsed, ctx, pointer, sink);
+  if (!no_duplicate_keys) check_duplicate_keys(entry, name, pointer, sink);
   if (!entry.is_object()) return;  // the schema reports it
-  check_section_order(entry, name, pointer, sink);
-  const bool pg = dump::parse_entry_name(name).kind == dump::EntryKind::parameters_grad;
+  check_section_order(entry, name, parsed, pointer, sink);
+  const bool pg = parsed.kind == dump::EntryKind::parameters_grad;
   // md5|dtype|shape -> (the first leaf of this entry with that checksum, its pointer)
   std::map<std::string, std::pair<const Value*, std::string>> by_md5;
+  // Reused for every leaf of every entry (this thread's): no allocation per leaf.
+  thread_local std::vector<std::string> path;
+  thread_local std::string lp;
   for (const auto& section : entry.as_object()) {
-    std::vector<std::string> path;
+    path.clear();
     dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& p) {
       if (kind != dump::LeafKind::tensor && kind != dump::LeafKind::ndarray) return;
-      const std::string lp = dump::leaf_pointer(pointer, section.key, p);
-      check_tensor_leaf(leaf, kind == dump::LeafKind::ndarray, ctx.rules, name, lp, sink);
-      check_data_name(leaf, name, section.key, p, pg, ctx.rules.framework, lp, sink);
-      if (kind == dump::LeafKind::tensor) check_leaf_key_order(leaf, name, lp, sink);
-      check_data_name_presence(leaf, kind, ctx, name, lp, sink);
-      const Value* md5 = leaf.find("md5");
-      if (md5 == nullptr || !md5->is_string() || leaf.find("Max") == nullptr) return;
-      const std::string key = md5->as_string() + "|" + json_text(leaf.find("dtype")) + json_text(leaf.find("shape"));
+      if (tensor_leaves != nullptr) ++*tensor_leaves;
+      lp = pointer;
+      dump::append_pointer_token(lp, section.key);
+      for (const auto& c : p) dump::append_pointer_token(lp, c);
+      const LeafView view(leaf);
+      check_tensor_leaf(view, kind == dump::LeafKind::ndarray, ctx.rules, name, lp, sink);
+      check_data_name(view, name, section.key, p, pg, ctx.rules.framework, lp, sink);
+      if (kind == dump::LeafKind::tensor) check_leaf_key_order(view, name, lp, sink);
+      check_data_name_presence(view, kind, ctx, name, lp, sink);
+      const Value* md5 = view.find("md5");
+      if (md5 == nullptr || !md5->is_string() || view.find("Max") == nullptr) return;
+      const std::string key = md5->as_string() + "|" + json_text(view.find("dtype")) + json_text(view.find("shape"));
       auto [it, fresh] = by_md5.emplace(key, std::make_pair(&leaf, lp));
       // The earlier leaf (an in-place op's input) is the stale one: its checksum was computed
       // after the op had already modified the tensor.

@@ -4,6 +4,7 @@
 // in-place checksum race (two leaves of one entry with the same md5 but different statistics:
 // msprobe hashes in-place ops' tensors on a background thread, samples/README.md).
 
+#include <cstdint>
 #include <string>
 
 #include "core/profile.h"
@@ -26,6 +27,17 @@ struct EntryContext {
 // appears exactly where tensor files are expected (task tensor: every non-empty tensor).
 void check_entry(const std::string& name, const pyjson::Value& entry, const EntryContext& ctx,
                  const std::string& pointer, FindingSink& sink);
+// The same, also adding the number of tensor and ndarray leaves of the entry to *tensor_leaves
+// (if not null).
+// `no_duplicate_keys`: the caller has established that has_duplicate_keys_anywhere(entry) is
+// false, so the duplicate-key walk (which would report nothing) is skipped.
+void check_entry(const std::string& name, const pyjson::Value& entry, const EntryContext& ctx,
+                 const std::string& pointer, FindingSink& sink, std::uint64_t* tensor_leaves,
+                 bool no_duplicate_keys = false);
+
+// Whether some object in `v` (recursively) has the same key twice: what check_duplicate_keys
+// reports, as a yes/no (EventPipe runs it on the parser thread while the entry is in cache).
+bool has_duplicate_keys_anywhere(const pyjson::Value& v);
 
 // Reports every object in `v` (recursively) that has the same key twice.
 void check_duplicate_keys(const pyjson::Value& v, const std::string& entry, const std::string& pointer,

@@ -1,5 +1,8 @@
 #include "verify/event_pipe.h"
 
+#include "verify/entry_checks.h"
+#include "verify/schema_check.h"
+
 namespace msdump::verify {
 
 EventPipe::EventPipe(const ByteSource& source) : m_stream(source), m_thread([this] { produce(); }) {}
@@ -13,22 +16,58 @@ EventPipe::~EventPipe() {
   m_thread.join();
 }
 
+void EventPipe::set_schema(std::unique_ptr<SchemaCheck> schema) {
+  if (m_schema_owned) return;
+  m_schema_owned = std::move(schema);
+  m_schema.store(m_schema_owned.get(), std::memory_order_release);
+}
+
 void EventPipe::produce() {
   // Events are handed over in batches: one lock and one wake-up per k_batch events instead of
   // per event (the per-event hand-off cost ~15 % of a verify).
   std::vector<pyjson::DumpEvent> batch;
+  std::vector<char> batch_valid;
   batch.reserve(k_batch);
+  // The consumer's finished events (m_returned), freed here one per parsed event: the blocks
+  // an entry frees are then in malloc's per-thread cache when the next entry is parsed (glibc
+  // frees another thread's blocks under its arena lock: ~10% of a verify was malloc/free).
+  std::vector<pyjson::DumpEvent> spent;
+  std::size_t spent_next = 0;
+  pyjson::Value wrapper;  // SchemaCheck::is_valid's scratch
+  std::uint64_t produced = 0;
   while (true) {
+    if (spent_next < spent.size()) spent[spent_next++] = pyjson::DumpEvent{};
     pyjson::DumpEvent ev;
     auto more = m_stream.next(ev);
     const bool end = !more || !*more;
-    if (!end) batch.push_back(std::move(ev));
+    if (!end) {
+      char flags = 0;
+      if (ev.type == pyjson::DumpEvent::Type::entry) {
+        // While the entry is in this core's cache: the duplicate-key test always (cheap
+        // here, cache misses on the checker's core), the schema test when the checker lags.
+        if (!has_duplicate_keys_anywhere(ev.value)) flags |= k_no_duplicates;
+        const SchemaCheck* schema = m_schema.load(std::memory_order_acquire);
+        if (schema != nullptr && produced - m_taken.load(std::memory_order_relaxed) >= k_busy_backlog &&
+            schema->is_valid(ev.key, ev.value, wrapper))
+          flags |= k_valid;
+      }
+      batch.push_back(std::move(ev));
+      batch_valid.push_back(flags);
+      ++produced;
+    }
     if (!end && batch.size() < k_batch) continue;
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] { return m_stop || m_queue.size() < k_capacity; });
     if (m_stop) return;
     for (auto& e : batch) m_queue.push_back(std::move(e));
+    m_queue_valid.insert(m_queue_valid.end(), batch_valid.begin(), batch_valid.end());
     batch.clear();
+    batch_valid.clear();
+    if (spent_next == spent.size()) {
+      spent.clear();
+      spent.swap(m_returned);
+      spent_next = 0;
+    }
     if (end) {
       if (!more) m_error = more.error();
       m_done = true;
@@ -38,8 +77,14 @@ void EventPipe::produce() {
   }
 }
 
-Result<bool> EventPipe::next(pyjson::DumpEvent& event) {
-  if (m_local.empty()) {  // take everything queued at once: one lock per batch, not per event
+Result<bool> EventPipe::next(pyjson::DumpEvent& event, bool* schema_valid, bool* no_duplicate_keys) {
+  // The previous event goes back to the parser thread to be freed there (see produce()).
+  if (event.type == pyjson::DumpEvent::Type::entry || event.type == pyjson::DumpEvent::Type::member)
+    m_spent.push_back(std::move(event));
+  if (m_next == m_local.size()) {  // take everything queued at once: one lock per batch, not per event
+    m_local.clear();
+    m_local_valid.clear();
+    m_next = 0;
     std::unique_lock lock(m_mutex);
     m_changed.wait(lock, [&] { return !m_queue.empty() || m_done; });
     if (m_queue.empty()) {
@@ -47,10 +92,14 @@ Result<bool> EventPipe::next(pyjson::DumpEvent& event) {
       return false;
     }
     m_local.swap(m_queue);
+    m_local_valid.swap(m_queue_valid);
+    if (m_returned.empty()) m_returned.swap(m_spent);
     m_changed.notify_all();
   }
-  event = std::move(m_local.front());
-  m_local.pop_front();
+  if (schema_valid != nullptr) *schema_valid = (m_local_valid[m_next] & k_valid) != 0;
+  if (no_duplicate_keys != nullptr) *no_duplicate_keys = (m_local_valid[m_next] & k_no_duplicates) != 0;
+  event = std::move(m_local[m_next++]);
+  m_taken.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
 

@@ -1,11 +1,19 @@
 #pragma once
 // EventPipe: parses a dump.json on a second thread while the caller checks the entries already
-// parsed, so parsing and checking overlap (the two dominant costs of verify, about equal).
+// parsed, so parsing and checking overlap (the two dominant costs of verify).
 // Events arrive in file order through a small bounded queue, so findings stay deterministic;
 // memory stays bounded by the queue's few entries.
+//
+// Load balancing: checking costs more than parsing, so when the checker falls behind (many
+// events parsed but not yet taken), the parser thread also runs the schema's yes/no test
+// (SchemaCheck::is_valid, a pure function of the entry) on the entries it parses, and next()
+// reports the entries it found valid: the checker then skips their schema walk. Which thread
+// ran the test never changes a finding: an entry that fails it, or was not tested, is
+// validated (with messages) by the checker as before.
 
+#include <atomic>
 #include <condition_variable>
-#include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -17,10 +25,14 @@
 
 namespace msdump::verify {
 
+class SchemaCheck;
+
 class EventPipe {
  public:
   static constexpr std::size_t k_capacity = 64;  // events queued at most (plus one batch)
   static constexpr std::size_t k_batch = 16;     // events handed over per lock
+  // Parsed-but-not-taken events from which the parser thread starts testing entries itself.
+  static constexpr std::size_t k_busy_backlog = 48;
 
   explicit EventPipe(const ByteSource& source);
   ~EventPipe();  // stops and joins the parser thread
@@ -28,17 +40,36 @@ class EventPipe {
   EventPipe& operator=(const EventPipe&) = delete;
 
   // Same contract as DumpJsonStream::next: true with an event, false at the end, an error for
-  // a syntax error, truncation or read error (after which the pipe stays ended).
-  Result<bool> next(pyjson::DumpEvent& event);
+  // a syntax error, truncation or read error (after which the pipe stays ended). If
+  // `schema_valid` is given, it is set to true for an entry that the parser thread found valid
+  // by the schema given to set_schema (false: not tested or invalid).
+  // If `no_duplicate_keys` is given, it is set to true for an entry in which the parser
+  // thread found no object with a repeated key (has_duplicate_keys_anywhere, entry_checks.h).
+  Result<bool> next(pyjson::DumpEvent& event, bool* schema_valid = nullptr, bool* no_duplicate_keys = nullptr);
+
+  // Lets the parser thread test the entries it parses from now on with `schema` (its own
+  // instance). Only the first call has an effect.
+  void set_schema(std::unique_ptr<SchemaCheck> schema);
 
  private:
   void produce();
+  static constexpr char k_valid = 1, k_no_duplicates = 2;  // flags of a queued event
 
   pyjson::DumpJsonStream m_stream;
   std::mutex m_mutex;
   std::condition_variable m_changed;
-  std::deque<pyjson::DumpEvent> m_queue;  // shared, under m_mutex
-  std::deque<pyjson::DumpEvent> m_local;  // the consumer's, taken from m_queue in one swap
+  // Vectors rather than deques: their storage goes back and forth in the swaps and is reused,
+  // where a deque allocates blocks on one thread and frees them on the other.
+  std::vector<pyjson::DumpEvent> m_queue;  // shared, under m_mutex
+  std::vector<char> m_queue_valid;         // per m_queue event: k_valid | k_no_duplicates
+  std::vector<pyjson::DumpEvent> m_local;  // the consumer's, taken from m_queue in one swap
+  std::vector<char> m_local_valid;
+  std::size_t m_next = 0;                  // the next event of m_local
+  std::vector<pyjson::DumpEvent> m_returned;  // consumed events for the parser thread to free, under m_mutex
+  std::vector<pyjson::DumpEvent> m_spent;     // the consumer's, handed over as m_returned
+  std::unique_ptr<SchemaCheck> m_schema_owned;  // set once, freed after the thread ends
+  std::atomic<const SchemaCheck*> m_schema{nullptr};
+  std::atomic<std::uint64_t> m_taken{0};  // events next() has returned
   bool m_done = false;
   bool m_stop = false;
   std::optional<Error> m_error;

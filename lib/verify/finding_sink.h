@@ -27,6 +27,9 @@ class FindingSink {
     m_line = line;
   }
 
+  // The line only (the file stays): no string copy per entry.
+  void set_line(std::uint64_t line) { m_line = line; }
+
   std::vector<Finding>& findings() { return m_findings; }
   std::uint64_t errors() const { return m_errors; }
   std::uint64_t warnings() const { return m_warnings; }

@@ -1,6 +1,7 @@
 #include "verify/leaf_rules.h"
 
 #include <cmath>
+#include <limits>
 #include <fmt/format.h>
 
 #include "core/dtype.h"
@@ -41,21 +42,21 @@ std::optional<DType> framework_dtype(std::string_view s, Framework fw, bool& for
 }
 
 // All four null (empty tensors, float8 in the current profile, ...).
-void expect_all_null(const Value& leaf, const Ctx& c, std::string_view why) {
+void expect_all_null(const LeafView& leaf, const Ctx& c, std::string_view why) {
   for (auto k : k_stats) {
     const Value* v = leaf.find(k);
     if (!is_null(v)) c.stat(k, fmt::format("{} must be null for {}", k, why), "null", v);
   }
 }
 
-void expect_mean_norm_null(const Value& leaf, const Ctx& c, std::string_view why) {
+void expect_mean_norm_null(const LeafView& leaf, const Ctx& c, std::string_view why) {
   for (auto k : {std::string_view("Mean"), std::string_view("Norm")}) {
     const Value* v = leaf.find(k);
     if (!is_null(v)) c.stat(k, fmt::format("{} must be null for {}", k, why), "null", v);
   }
 }
 
-void check_order(const Value& leaf, const Ctx& c, bool zero_dim) {
+void check_order(const LeafView& leaf, const Ctx& c, bool zero_dim) {
   auto mx = number_of(leaf.find("Max")), mn = number_of(leaf.find("Min"));
   auto mean = number_of(leaf.find("Mean")), norm = number_of(leaf.find("Norm"));
   auto finite = [](const std::optional<double>& x) { return x && std::isfinite(*x); };
@@ -70,25 +71,34 @@ void check_order(const Value& leaf, const Ctx& c, bool zero_dim) {
 }
 
 // Values of a 16/32-bit float statistic must be values of that dtype.
-void check_representable(const Value& leaf, const Ctx& c, DType t, std::initializer_list<std::string_view> keys) {
+void check_representable(const LeafView& leaf, const Ctx& c, DType t, std::initializer_list<std::string_view> keys) {
   for (auto k : keys) {
     const Value* v = leaf.find(k);
     if (v == nullptr || !v->is_float()) continue;
     const double x = v->as_float();
-    if (std::isfinite(x) && !stats::representable_in(x, t))
+    // float32 (most tensors): a double is a float32 value iff the round trip keeps it; the
+    // same answer as stats::representable_in, without its generic rounding.
+    // (Finite doubles beyond the float range are not float32 values: checked before the cast.)
+    if (!std::isfinite(x)) continue;
+    const bool representable =
+        t == DType::float32
+            ? std::fabs(x) <= static_cast<double>(std::numeric_limits<float>::max()) &&
+                  static_cast<double>(static_cast<float>(x)) == x
+            : stats::representable_in(x, t);
+    if (!representable)
       c.stat(k, fmt::format("{} is not a {} value: the statistic's dtype does not match the tensor's", k, dtype_name(t)),
              fmt::format("a {} value", dtype_name(t)), v);
   }
 }
 
-void expect_kind(const Value& leaf, const Ctx& c, std::string_view key, Kind kind, std::string_view what) {
+void expect_kind(const LeafView& leaf, const Ctx& c, std::string_view key, Kind kind, std::string_view what) {
   const Value* v = leaf.find(key);
   if (is_null(v)) return;
   const bool ok = kind == Kind::integer ? v->is_integer() : v->kind() == kind;
   if (!ok) c.stat(key, fmt::format("{} must be {}", key, what), std::string(what), v);
 }
 
-void check_zero_dim(const Value& leaf, const Ctx& c) {
+void check_zero_dim(const LeafView& leaf, const Ctx& c) {
   const Value* mx = leaf.find("Max");
   for (auto k : {"Min", "Mean", "Norm"}) {
     const Value* v = leaf.find(k);
@@ -98,7 +108,7 @@ void check_zero_dim(const Value& leaf, const Ctx& c) {
   }
 }
 
-void check_statistics(const Value& leaf, DType dt, const tensor::Shape& shape, const LeafRules& r, const Ctx& c) {
+void check_statistics(const LeafView& leaf, DType dt, const tensor::Shape& shape, const LeafRules& r, const Ctx& c) {
   const auto kind = dtype_info(dt).kind;
   const auto numel = tensor::checked_numel(shape);
   const bool pytorch = r.framework == Framework::pytorch;
@@ -153,13 +163,77 @@ std::string json_text(const Value* v) {
   return t ? *t : "?";
 }
 
+LeafView::LeafView(const Value& leaf) : m_leaf(&leaf) {
+  const pyjson::Object* members = leaf.if_object();
+  if (members == nullptr) return;
+  auto is = [](const std::string& k, std::string_view name) {
+    for (std::size_t i = 0; i < name.size(); ++i)
+      if (k[i] != name[i]) return false;
+    return true;
+  };
+  for (const pyjson::Member& m : *members) {
+    const std::string& k = m.key;
+    switch (k.size()) {
+      case 3:
+        if (is(k, "Max")) m_max = &m.value;
+        else if (is(k, "Min")) m_min = &m.value;
+        else if (is(k, "md5")) m_md5 = &m.value;
+        break;
+      case 4:
+        if (is(k, "type")) m_type = &m.value;
+        else if (is(k, "Mean")) m_mean = &m.value;
+        else if (is(k, "Norm")) m_norm = &m.value;
+        break;
+      case 5:
+        if (is(k, "dtype")) m_dtype = &m.value;
+        else if (is(k, "shape")) m_shape = &m.value;
+        break;
+      case 9:
+        if (is(k, "data_name")) m_data_name = &m.value;
+        break;
+      default: break;
+    }
+  }
+}
+
+const Value* LeafView::find(std::string_view key) const {
+  if (!m_leaf->is_object()) return nullptr;
+  switch (key.size()) {
+    case 3:
+      if (key == "Max") return m_max;
+      if (key == "Min") return m_min;
+      if (key == "md5") return m_md5;
+      break;
+    case 4:
+      if (key == "type") return m_type;
+      if (key == "Mean") return m_mean;
+      if (key == "Norm") return m_norm;
+      break;
+    case 5:
+      if (key == "dtype") return m_dtype;
+      if (key == "shape") return m_shape;
+      break;
+    case 9:
+      if (key == "data_name") return m_data_name;
+      break;
+    default: break;
+  }
+  return m_leaf->find(key);
+}
+
 void check_tensor_leaf(const Value& leaf, bool ndarray, const LeafRules& rules, const std::string& entry,
+                       const std::string& pointer, FindingSink& sink) {
+  check_tensor_leaf(LeafView(leaf), ndarray, rules, entry, pointer, sink);
+}
+
+void check_tensor_leaf(const LeafView& leaf, bool ndarray, const LeafRules& rules, const std::string& entry,
                        const std::string& pointer, FindingSink& sink) {
   const Ctx c{entry, pointer, sink};
   const Value* dtype_v = leaf.find("dtype");
   const Value* shape_v = leaf.find("shape");
   if (dtype_v == nullptr || !dtype_v->is_string() || shape_v == nullptr || !shape_v->is_array()) return;  // schema
-  tensor::Shape shape;
+  thread_local tensor::Shape shape;  // reused: no allocation per leaf
+  shape.clear();
   for (const auto& d : shape_v->as_array()) {
     if (d.kind() != Kind::integer || d.as_int() < 0) return;  // schema reports it
     shape.push_back(d.as_int());

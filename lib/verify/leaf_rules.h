@@ -6,6 +6,7 @@
 // half-precision values representable in their dtype; ...).
 
 #include <string>
+#include <string_view>
 
 #include "core/profile.h"
 #include "pyjson/json_value.h"
@@ -17,6 +18,24 @@ struct LeafRules {
   Framework framework = Framework::pytorch;
   Profile profile = Profile::current;
 };
+
+// The members of a tensor leaf that the checks read, found in one pass (the last of duplicate
+// keys wins, as in Value::find); find() answers other keys from the leaf itself.
+class LeafView {
+ public:
+  explicit LeafView(const pyjson::Value& leaf);
+  const pyjson::Value* find(std::string_view key) const;
+  const pyjson::Value& value() const { return *m_leaf; }
+
+ private:
+  const pyjson::Value* m_leaf;
+  const pyjson::Value *m_type = nullptr, *m_dtype = nullptr, *m_shape = nullptr, *m_max = nullptr, *m_min = nullptr,
+                      *m_mean = nullptr, *m_norm = nullptr, *m_data_name = nullptr, *m_md5 = nullptr;
+};
+
+// The same as check_tensor_leaf below, for a leaf already seen through a LeafView.
+void check_tensor_leaf(const LeafView& leaf, bool ndarray, const LeafRules& rules, const std::string& entry,
+                       const std::string& pointer, FindingSink& sink);
 
 // Checks the leaf at `pointer` of entry `entry`; `ndarray` for numpy.ndarray leaves (numpy's
 // rules: no dtype-family or profile checks, only order and emptiness).

@@ -37,9 +37,27 @@ Result<SchemaCheck> SchemaCheck::create(Framework framework, Profile profile) {
   return c;
 }
 
+bool SchemaCheck::is_valid(const std::string& name, pyjson::Value& entry, pyjson::Value& wrapper) const {
+  if (!wrapper.is_object() || wrapper.as_object().size() != 1) {
+    wrapper = pyjson::Value::object();
+    wrapper.add(name, pyjson::Value());
+  }
+  wrapper.as_object().front().key.assign(name);
+  wrapper.as_object().front().value = std::move(entry);
+  const bool valid = m_entry->is_valid(wrapper);
+  entry = std::move(wrapper.as_object().front().value);
+  return valid;
+}
+
 void SchemaCheck::check(const std::string& name, pyjson::Value& entry, FindingSink& sink) const {
-  pyjson::Value wrapper = pyjson::Value::object();
-  wrapper.add(name, std::move(entry));
+  // The one-member wrapper is kept between calls: its member vector and key keep their storage.
+  pyjson::Value& wrapper = m_wrapper;
+  if (!wrapper.is_object() || wrapper.as_object().size() != 1) {
+    wrapper = pyjson::Value::object();
+    wrapper.add(name, pyjson::Value());
+  }
+  wrapper.as_object().front().key.assign(name);
+  wrapper.as_object().front().value = std::move(entry);
   if (!m_entry->is_valid(wrapper)) {
     std::vector<schema::Violation> violations;
     m_entry->validate(wrapper, "/data", violations);

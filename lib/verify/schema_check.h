@@ -28,12 +28,16 @@ class SchemaCheck {
   // Validates entry `name`; `entry` is moved into a one-member object for the validator and
   // moved back, so nothing is copied.
   void check(const std::string& name, pyjson::Value& entry, FindingSink& sink) const;
+  // Whether entry `name` is valid (no findings), using `wrapper` as scratch for {name: entry}
+  // (entry is moved there and back). Touches nothing else: safe on another thread.
+  bool is_valid(const std::string& name, pyjson::Value& entry, pyjson::Value& wrapper) const;
   const std::string& schema_name() const { return m_name; }
 
  private:
   SchemaCheck() = default;
   std::shared_ptr<const schema::CompiledSchema> m_entry;
   std::string m_name;
+  mutable pyjson::Value m_wrapper;  // check()'s {name: entry}, reused (one SchemaCheck per thread)
 };
 
 }  // namespace msdump::verify

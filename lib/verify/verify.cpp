@@ -135,15 +135,18 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
 
   EventPipe stream(**src);
   pyjson::DumpEvent ev;
+  std::string pointer;  // the entry's, reused
+  int data_objects = 0;  // "data" keys seen
   while (true) {
-    auto more = stream.next(ev);
+    bool schema_valid = false, no_duplicates = false;
+    auto more = stream.next(ev, &schema_valid, &no_duplicates);
     if (!more) {
       sink.set_location(*dump_path, 0);  // the message carries the error's own line and column
       sink.add(FindingKind::json, "", "", more.error().message);
       break;
     }
     if (!*more) break;
-    sink.set_location(*dump_path, ev.position.line);
+    sink.set_line(ev.position.line);
     switch (ev.type) {
       case pyjson::DumpEvent::Type::member:
         header.push_back(pyjson::Member{ev.key, std::move(ev.value), ev.offset});
@@ -164,6 +167,13 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
         auto sc = SchemaCheck::create(ctx.rules.framework, sum.profile);
         if (!sc) return sc.error();
         schema = std::move(*sc);
+        // The parser thread's own instance, for the entries of this (first) "data" only: a
+        // second "data" key would be checked with a schema chosen by then (flags ignored).
+        if (++data_objects == 1) {
+          auto mine = SchemaCheck::create(ctx.rules.framework, sum.profile);
+          if (!mine) return mine.error();
+          stream.set_schema(std::make_unique<SchemaCheck>(std::move(*mine)));
+        }
         const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
         std::error_code ec;
         if (o.check_tensors && fs::is_directory(tdir, ec))
@@ -173,16 +183,15 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
       }
       case pyjson::DumpEvent::Type::entry: {
         ++sum.entries;
-        std::string pointer = "/data";
+        pointer.assign("/data");
         dump::append_pointer_token(pointer, ev.key);
-        if (!names.all.insert(ev.key).second)
+        if (!names.add(ev.key))
           sink.add(FindingKind::duplicate, ev.key, pointer, "entry name appears more than once in data", "unique names",
                    ev.key);
-        else
-          names.in_order.push_back(ev.key);
-        schema->check(ev.key, ev.value, sink);
-        check_entry(ev.key, ev.value, ctx, pointer, sink);
-        if (ev.value.is_object()) {
+        if (!schema_valid || data_objects != 1) schema->check(ev.key, ev.value, sink);  // (else the parser thread found it valid)
+        if (!tensors) {
+          check_entry(ev.key, ev.value, ctx, pointer, sink, &sum.leaves, no_duplicates);  // counts the leaves
+        } else if (check_entry(ev.key, ev.value, ctx, pointer, sink, nullptr, no_duplicates); ev.value.is_object()) {
           for (const auto& section : ev.value.as_object()) {
             std::vector<std::string> path;
             dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& p) {
