@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
@@ -18,6 +21,7 @@
 #include "dump/stack_model.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/json_writer.h"
+#include "trace/event_scan.h"
 #include "trace/line_reader.h"
 #include "trace/trace_event.h"
 
@@ -222,7 +226,45 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   dump::ConstructModel construct;
   std::vector<std::string> header_warnings;
 
+  // A data event of the index pass: where it goes in the entry order. `keys` are its members
+  // but "kind" and "name".
+  std::string name_buf;
+  auto on_data = [&](std::string_view name_text, const std::vector<std::string_view>& keys,
+                     const trace::Line& line) -> Result<void> {
+    const auto name = dump::parse_entry_name(name_text);
+    if (name.kind == dump::EntryKind::unknown) {
+      const auto msg = fmt::format("entry name \"{}\" does not follow msprobe's naming; entry ignored", name_text);
+      if (o.strict) return invalid_input(fmt::format("{}: /name: {}", at(line.number), msg));
+      report.problems.push_back({Problem::Severity::warning, trace_path, line.number, std::string(name_text), msg});
+      return {};
+    }
+    if (!dump::level_includes(plan->level, name)) return {};
+    if (name.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
+    bool any = false, has_output = false;
+    for (const auto key : keys) {
+      if (!trace::is_known_section(key) && name.kind != dump::EntryKind::parameters_grad) {
+        const auto msg = fmt::format("/{}: unknown section", key);
+        if (o.strict) return invalid_input(fmt::format("{}: {}", at(line.number), msg));
+        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, std::string(name_text), msg});
+      }
+      if (key == "is_recompute" || !plan->data_mode.keeps_section(name.kind, key)) continue;
+      any = true;
+      has_output = has_output || key == "output";
+    }
+    if (!any) return {};
+    name_buf.assign(name_text);
+    order->add(name_buf, EventRef{line.number, line.offset, static_cast<std::uint32_t>(line.text.size())},
+               name.kind == dump::EntryKind::module_forward, has_output);
+    return {};
+  };
+
+  trace::ScannedEvent scanned;
+  std::vector<std::string_view> keys;
   auto pass1 = trace::for_each_line(**src, [&](const trace::Line& line) -> Result<void> {
+    // Fast path: a plain data line is only scanned here (no values built); pass 2 parses it.
+    // Anything else (the header, stack and construct events, escapes, errors) is parsed fully.
+    if (header && trace::scan_event_line(line.text, scanned) && scanned.kind == "data" && !scanned.name.empty())
+      return on_data(scanned.name, scanned.keys, line);
     if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) return {};
     auto value = pyjson::parse_json(line.text);
     if (!value) {
@@ -269,30 +311,9 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         return {};
       case trace::EventKind::data: break;
     }
-    const auto name = dump::parse_entry_name(ev->name);
-    if (name.kind == dump::EntryKind::unknown) {
-      const auto msg = fmt::format("entry name \"{}\" does not follow msprobe's naming; entry ignored", ev->name);
-      if (o.strict) return invalid_input(fmt::format("{}: /name: {}", at(line.number), msg));
-      report.problems.push_back({Problem::Severity::warning, trace_path, line.number, ev->name, msg});
-      return {};
-    }
-    if (!dump::level_includes(plan->level, name)) return {};
-    if (name.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
-    bool any = false, has_output = false;
-    for (const auto& m : ev->sections) {
-      if (!trace::is_known_section(m.key) && name.kind != dump::EntryKind::parameters_grad) {
-        const auto msg = fmt::format("/{}: unknown section", m.key);
-        if (o.strict) return invalid_input(fmt::format("{}: {}", at(line.number), msg));
-        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, ev->name, msg});
-      }
-      if (m.key == "is_recompute" || !plan->data_mode.keeps_section(name.kind, m.key)) continue;
-      any = true;
-      has_output = has_output || m.key == "output";
-    }
-    if (!any) return {};
-    order->add(ev->name, EventRef{line.number, line.offset, static_cast<std::uint32_t>(line.text.size())},
-               name.kind == dump::EntryKind::module_forward, has_output);
-    return {};
+    keys.clear();
+    for (const auto& m : ev->sections) keys.push_back(m.key);
+    return on_data(ev->name, keys, line);
   });
   if (!pass1) return pass1.error();
   if (!header) return invalid_input(fmt::format("{}: empty trace (expected a header line)", trace_path));
@@ -304,43 +325,181 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   plan->dump_data_dir = join_path(o.dump_path ? *o.dump_path : out, "dump_tensor_data");
   if (auto r = prepare_output(out, *plan, true, o.overwrite); !r) return r.error();
 
-  // Pass 2.
-  LeafConverter leaves(leaf_context(*plan, o, out, dir, trace_path));
+  // Pass 2: batches of consecutive entries are merged, converted and formatted on worker
+  // threads; this thread writes the formatted batches in order (the bytes do not depend on
+  // the number of threads). Problems are collected per batch and appended in batch order.
   auto writer = dump::DumpWriter::create(join_path(out, std::string(k_dump_file)), dump_header(*plan), o.overwrite);
   if (!writer) return writer.error();
-  std::string line_text;
-  for (const auto& entry : order->entries()) {
-    if (!kept_by_list(entry.name, *plan, construct)) continue;
-    Value merged = Value::object();
-    std::vector<std::uint64_t> member_lines;  // the line each merged member came from
-    std::optional<bool> is_recompute;
-    for (const auto& ref : entry.events) {
-      if (auto r = trace::read_line_at(**src, ref.offset, ref.length, line_text); !r) return r.error();
-      auto v = pyjson::parse_json(line_text);
-      if (!v) return v.error().with_context(at(ref.line));
-      auto ev = trace::parse_trace_event(std::move(*v));
-      if (!ev) return ev.error().with_context(at(ref.line));
-      for (auto& m : ev->sections) {
-        if (m.key == "is_recompute") {
-          if (m.value.is_bool()) is_recompute = m.value.as_bool();
-          continue;
-        }
-        // update_data: an existing key is overwritten where it stands, a new key is appended.
-        auto& members = merged.as_object();
-        auto it = std::find_if(members.begin(), members.end(), [&](const pyjson::Member& x) { return x.key == m.key; });
-        if (it != members.end()) {
-          it->value = std::move(m.value);
-          member_lines[static_cast<std::size_t>(it - members.begin())] = ref.line;
-        } else {
-          members.push_back(std::move(m));
-          member_lines.push_back(ref.line);
-        }
+  std::vector<const EntryOrder::Entry*> todo;
+  todo.reserve(order->size());
+  for (const auto& entry : order->entries())
+    if (kept_by_list(entry.name, *plan, construct)) todo.push_back(&entry);
+
+  struct Worker {
+    explicit Worker(LeafContext c) : leaves(std::move(c)) {}
+    LeafConverter leaves;
+    std::string span;  // the trace bytes of a batch's events, when they lie close together
+    std::string line_text;
+    std::vector<std::uint64_t> member_lines;
+  };
+  struct Slot {
+    dump::EntryFormatter fmt;
+    std::vector<Problem> problems;
+    std::optional<Error> error;         // the batch failed: the conversion stops
+    std::optional<Error> format_error;  // the writer's verdict (reported as finish() would)
+    std::string_view items;
+    bool ready = false;
+  };
+
+  // One batch [begin, end) of `todo` into `slot`.
+  auto run_batch = [&](Worker& w, std::size_t begin, std::size_t end, Slot& slot) {
+    slot.fmt.reset();
+    slot.problems.clear();
+    slot.error.reset();
+    slot.format_error.reset();
+    // Read the events of the whole batch at once when they are close together in the file.
+    std::uint64_t lo = UINT64_MAX, hi = 0, bytes = 0;
+    for (std::size_t i = begin; i < end; ++i)
+      for (const auto& ref : todo[i]->events) {
+        lo = std::min(lo, ref.offset);
+        hi = std::max(hi, ref.offset + ref.length);
+        bytes += ref.length;
+      }
+    const bool spanned = lo < hi && hi - lo <= (std::uint64_t{16} << 20) && hi - lo <= 4 * bytes + (64 << 10);
+    if (spanned) {
+      if (auto r = trace::read_line_at(**src, lo, static_cast<std::uint32_t>(hi - lo), w.span); !r) {
+        slot.error = r.error();
+        return;
       }
     }
-    auto kept = finish_entry(entry.name, merged, is_recompute, *plan, leaves, trace_path,
-                             [&](std::size_t i) { return member_lines[i]; }, report.problems);
-    if (!kept) return kept.error();
-    if (*kept) (*writer)->write_entry(entry.name, merged);
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto& entry = *todo[i];
+      Value merged = Value::object();
+      auto& member_lines = w.member_lines;  // the line each merged member came from
+      member_lines.clear();
+      std::optional<bool> is_recompute;
+      for (const auto& ref : entry.events) {
+        std::string_view text;
+        if (spanned) {
+          text = std::string_view(w.span).substr(ref.offset - lo, ref.length);
+        } else {
+          if (auto r = trace::read_line_at(**src, ref.offset, ref.length, w.line_text); !r) {
+            slot.error = r.error();
+            return;
+          }
+          text = w.line_text;
+        }
+        auto v = pyjson::parse_json(text);
+        if (!v) {
+          slot.error = v.error().with_context(at(ref.line));
+          return;
+        }
+        auto ev = trace::parse_trace_event(std::move(*v));
+        if (!ev) {
+          slot.error = ev.error().with_context(at(ref.line));
+          return;
+        }
+        for (auto& m : ev->sections) {
+          if (m.key == "is_recompute") {
+            if (m.value.is_bool()) is_recompute = m.value.as_bool();
+            continue;
+          }
+          // update_data: an existing key is overwritten where it stands, a new key is appended.
+          auto& members = merged.as_object();
+          auto it = std::find_if(members.begin(), members.end(), [&](const pyjson::Member& x) { return x.key == m.key; });
+          if (it != members.end()) {
+            it->value = std::move(m.value);
+            member_lines[static_cast<std::size_t>(it - members.begin())] = ref.line;
+          } else {
+            members.push_back(std::move(m));
+            member_lines.push_back(ref.line);
+          }
+        }
+      }
+      auto kept = finish_entry(entry.name, merged, is_recompute, *plan, w.leaves, trace_path,
+                               [&](std::size_t k) { return member_lines[k]; }, slot.problems);
+      if (!kept) {
+        slot.error = kept.error();
+        return;
+      }
+      if (*kept) slot.fmt.write_entry(entry.name, merged);
+    }
+    auto items = slot.fmt.finish();
+    if (items) slot.items = *items;
+    else slot.format_error = items.error();
+  };
+
+  constexpr std::size_t k_batch_entries = 256;
+  const std::size_t n_batches = (todo.size() + k_batch_entries - 1) / k_batch_entries;
+  const std::size_t n_workers =
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
+  const std::size_t n_slots = 2 * n_workers + 2;  // batches in flight: bounds memory
+  std::vector<std::unique_ptr<Slot>> slots;
+  for (std::size_t k = 0; k < n_slots; ++k) slots.push_back(std::make_unique<Slot>());
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (std::size_t k = 0; k < n_workers; ++k)
+    workers.push_back(std::make_unique<Worker>(leaf_context(*plan, o, out, dir, trace_path)));
+
+  std::mutex mu;
+  std::condition_variable cv_ready, cv_free;
+  std::size_t next_batch = 0, written = 0;
+  bool stop = false;
+  std::optional<Error> failure, format_failure;
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t t = 0; t < n_workers; ++t)
+      threads.emplace_back([&, t] {
+        Worker& w = *workers[t];
+        while (true) {
+          std::size_t k = 0;
+          {
+            std::unique_lock lock(mu);
+            if (stop || next_batch >= n_batches) return;
+            k = next_batch++;
+            cv_free.wait(lock, [&] { return stop || k < written + n_slots; });
+            if (stop) return;
+          }
+          Slot& slot = *slots[k % n_slots];
+          run_batch(w, k * k_batch_entries, std::min(todo.size(), (k + 1) * k_batch_entries), slot);
+          {
+            std::lock_guard lock(mu);
+            slot.ready = true;
+          }
+          cv_ready.notify_all();
+        }
+      });
+    for (std::size_t k = 0; k < n_batches; ++k) {
+      Slot& slot = *slots[k % n_slots];
+      {
+        std::unique_lock lock(mu);
+        cv_ready.wait(lock, [&] { return slot.ready; });
+      }
+      if (slot.error) {
+        failure = std::move(slot.error);
+        break;
+      }
+      if (slot.format_error && !format_failure) format_failure = std::move(slot.format_error);
+      (*writer)->write_raw_entries(slot.items, slot.fmt.count());
+      for (auto& p : slot.problems) report.problems.push_back(std::move(p));
+      {
+        std::lock_guard lock(mu);
+        slot.ready = false;
+        ++written;
+      }
+      cv_free.notify_all();
+    }
+    {
+      std::lock_guard lock(mu);
+      stop = true;
+    }
+    cv_free.notify_all();
+  }
+  if (failure) return std::move(*failure);
+  std::uint64_t n_tensors = 0, n_tensor_files = 0, n_bytes_read = 0;
+  for (const auto& w : workers) {
+    n_tensors += w->leaves.tensors();
+    n_tensor_files += w->leaves.tensor_files();
+    n_bytes_read += w->leaves.bytes_read();
   }
   report.entries = (*writer)->entry_count();
   report.dump_json_bytes = (*writer)->bytes_written();
@@ -359,11 +518,12 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
                                      [&](pyjson::JsonWriter& w) { construct.write(w); });
       !r)
     return r.error();
+  if (format_failure) return format_failure->with_context(join_path(out, std::string(k_dump_file)));
   if (auto r = (*writer)->finish(); !r) return r.error();
 
-  report.tensors = leaves.tensors();
-  report.tensor_files = leaves.tensor_files();
-  report.bytes_read = leaves.bytes_read();
+  report.tensors = n_tensors;
+  report.tensor_files = n_tensor_files;
+  report.bytes_read = n_bytes_read;
   sort_problems(report.problems);
   return report;
 }
