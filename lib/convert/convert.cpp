@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <thread>
 #include <cstring>
@@ -53,12 +54,12 @@ bool level_narrows(Level input, Level wanted) { return input == wanted || input 
 // msprobe's "list" (BaseScope.check_api_list, MixRangeScope): a name is kept when a list item
 // is a substring of it; at level mix a module that matches also keeps everything executed
 // inside it (its construct.json descendants).
-bool kept_by_list(const std::string& name, const Plan& plan, const dump::ConstructModel& construct) {
+bool kept_by_list(std::string_view name, const Plan& plan, const dump::ConstructModel& construct) {
   if (plan.list.empty()) return true;
   for (const auto& item : plan.list)
     if (name.find(item) != std::string::npos) return true;
   if (plan.level != Level::mix) return false;
-  std::string cur = name;
+  std::string cur(name);
   for (std::size_t hops = 0; hops <= construct.size(); ++hops) {
     auto parent = construct.parent_of(cur);
     if (!parent) return false;
@@ -202,6 +203,19 @@ dump::DumpHeader dump_header(const Plan& plan) {
                           plan.task == Task::tensor ? plan.dump_data_dir : std::nullopt};
 }
 
+// Formats a small JSON document (stack.json, construct.json) into a temporary file that the
+// caller commits (or drops, by destroying it).
+template <typename Emit>
+Result<std::unique_ptr<AtomicFile>> format_json_file(const std::string& path, Overwrite overwrite, Emit emit) {
+  auto file = AtomicFile::create(path, overwrite);
+  if (!file) return file.error();
+  AtomicFile* f = file->get();
+  pyjson::JsonWriter w([f](std::string_view bytes) { f->write(bytes); });
+  emit(w);
+  if (auto r = w.finish(); !r) return r.error().with_context(path);
+  return std::move(*file);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Captures: two passes over trace.jsonl. Pass 1 validates every line, orders the entries by the
 // merge rules and collects stacks and construct edges; pass 2 re-reads, per entry, exactly the
@@ -226,11 +240,32 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   dump::ConstructModel construct;
   std::vector<std::string> header_warnings;
 
+  // Pass 1 runs as two stages: a reader thread reads the lines, scans plain data lines (no
+  // values built) and parses every other line; this thread applies them in line order (header,
+  // merge order, stacks, construct). Errors come out in line order as before.
+  struct LineRec {
+    std::uint64_t number = 0;
+    std::uint64_t offset = 0;
+    std::uint32_t length = 0;
+    bool terminated = true;
+    bool scanned = false;                  // a plain data line: name and keys in the batch
+    std::uint32_t name_off = 0, name_len = 0;
+    std::uint32_t keys_begin = 0, keys_end = 0;
+    std::optional<Value> value;            // otherwise: the parsed line, or
+    std::optional<Error> error;            // why it does not parse
+  };
+  struct LineBatch {
+    std::string chars;  // names and keys of the scanned lines
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> keys;
+    std::vector<LineRec> recs;
+    std::optional<Error> read_error;  // for_each_line failed after these lines
+    bool last = false;
+  };
+
   // A data event of the index pass: where it goes in the entry order. `keys` are its members
   // but "kind" and "name".
-  std::string name_buf;
   auto on_data = [&](std::string_view name_text, const std::vector<std::string_view>& keys,
-                     const trace::Line& line) -> Result<void> {
+                     const LineRec& line) -> Result<void> {
     const auto name = dump::parse_entry_name(name_text);
     if (name.kind == dump::EntryKind::unknown) {
       const auto msg = fmt::format("entry name \"{}\" does not follow msprobe's naming; entry ignored", name_text);
@@ -252,33 +287,33 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       has_output = has_output || key == "output";
     }
     if (!any) return {};
-    name_buf.assign(name_text);
-    order->add(name_buf, EventRef{line.number, line.offset, static_cast<std::uint32_t>(line.text.size())},
+    order->add(name_text, EventRef{line.number, line.offset, line.length},
                name.kind == dump::EntryKind::module_forward, has_output);
     return {};
   };
 
-  trace::ScannedEvent scanned;
   std::vector<std::string_view> keys;
-  auto pass1 = trace::for_each_line(**src, [&](const trace::Line& line) -> Result<void> {
-    // Fast path: a plain data line is only scanned here (no values built); pass 2 parses it.
-    // Anything else (the header, stack and construct events, escapes, errors) is parsed fully.
-    if (header && trace::scan_event_line(line.text, scanned) && scanned.kind == "data" && !scanned.name.empty())
-      return on_data(scanned.name, scanned.keys, line);
-    if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) return {};
-    auto value = pyjson::parse_json(line.text);
-    if (!value) {
+  auto apply_line = [&](LineBatch& batch, LineRec& line) -> Result<void> {
+    if (line.scanned) {
+      keys.clear();
+      for (std::uint32_t k = line.keys_begin; k < line.keys_end; ++k)
+        keys.push_back(std::string_view(batch.chars).substr(batch.keys[k].first, batch.keys[k].second));
+      return on_data(std::string_view(batch.chars).substr(line.name_off, line.name_len), keys, line);
+    }
+    if (line.error) {
       if (!line.terminated && header) {
         report.truncated = true;
         report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "",
                                    "truncated last line ignored (the capture stopped mid-write): " +
-                                       value.error().message});
+                                       line.error->message});
         return {};
       }
-      return value.error().with_context(at(line.number));
+      return line.error->with_context(at(line.number));
     }
+    if (!line.value) return {};  // blank
+    Value& value = *line.value;
     if (!header) {
-      auto h = trace::parse_trace_header(*value, header_warnings);
+      auto h = trace::parse_trace_header(value, header_warnings);
       if (!h) return h.error().with_context(at(line.number));
       header = *h;
       auto p = make_plan(o, InputKind::capture, h->framework, h->level, h->task.value_or(Task::statistics),
@@ -290,7 +325,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "", std::move(w)});
       return {};
     }
-    auto ev = trace::parse_trace_event(std::move(*value));
+    auto ev = trace::parse_trace_event(std::move(value));
     if (!ev) return ev.error().with_context(at(line.number));
     switch (ev->kind) {
       case trace::EventKind::unknown:
@@ -314,7 +349,97 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     keys.clear();
     for (const auto& m : ev->sections) keys.push_back(m.key);
     return on_data(ev->name, keys, line);
-  });
+  };
+
+  Result<void> pass1;
+  {
+    std::mutex qmu;
+    std::condition_variable q_cv;
+    std::deque<std::unique_ptr<LineBatch>> queue;
+    bool q_stop = false;
+    constexpr std::size_t k_queue_batches = 4;
+    constexpr std::size_t k_batch_lines = 2048;
+    std::jthread reader([&] {
+      auto batch = std::make_unique<LineBatch>();
+      bool first_seen = false;  // the first non-blank line (the header) is always parsed fully
+      trace::ScannedEvent scanned;
+      auto hand_over = [&](bool last) -> bool {
+        batch->last = last;
+        std::unique_lock lock(qmu);
+        q_cv.wait(lock, [&] { return q_stop || queue.size() < k_queue_batches; });
+        if (q_stop) return false;
+        queue.push_back(std::move(batch));
+        batch = std::make_unique<LineBatch>();
+        q_cv.notify_all();
+        return true;
+      };
+      auto r = trace::for_each_line(**src, [&](const trace::Line& line) -> Result<void> {
+        LineRec rec;
+        rec.number = line.number;
+        rec.offset = line.offset;
+        rec.length = static_cast<std::uint32_t>(line.text.size());
+        rec.terminated = line.terminated;
+        if (first_seen && trace::scan_event_line(line.text, scanned) && scanned.kind == "data" &&
+            !scanned.name.empty()) {
+          rec.scanned = true;
+          rec.name_off = static_cast<std::uint32_t>(batch->chars.size());
+          rec.name_len = static_cast<std::uint32_t>(scanned.name.size());
+          batch->chars += scanned.name;
+          rec.keys_begin = static_cast<std::uint32_t>(batch->keys.size());
+          for (const auto k : scanned.keys) {
+            batch->keys.emplace_back(static_cast<std::uint32_t>(batch->chars.size()), static_cast<std::uint32_t>(k.size()));
+            batch->chars += k;
+          }
+          rec.keys_end = static_cast<std::uint32_t>(batch->keys.size());
+        } else if (line.text.find_first_not_of(" \t\r") != std::string_view::npos) {
+          first_seen = true;
+          auto v = pyjson::parse_json(line.text);
+          if (v) rec.value = std::move(*v);
+          else rec.error = v.error();
+        }
+        batch->recs.push_back(std::move(rec));
+        if (batch->recs.size() >= k_batch_lines && !hand_over(false)) return Error{ErrorCode::internal, "stopped"};
+        return {};
+      });
+      if (!r) {
+        {
+          std::lock_guard lock(qmu);
+          if (q_stop) return;
+        }
+        batch->read_error = r.error();
+      }
+      hand_over(true);
+    });
+    auto stop_reader = [&] {
+      {
+        std::lock_guard lock(qmu);
+        q_stop = true;
+      }
+      q_cv.notify_all();
+    };
+    while (true) {
+      std::unique_ptr<LineBatch> batch;
+      {
+        std::unique_lock lock(qmu);
+        q_cv.wait(lock, [&] { return !queue.empty(); });
+        batch = std::move(queue.front());
+        queue.pop_front();
+      }
+      q_cv.notify_all();
+      Result<void> r;
+      for (auto& line : batch->recs) {
+        r = apply_line(*batch, line);
+        if (!r) break;
+      }
+      if (r && batch->read_error) r = *batch->read_error;
+      if (!r) {
+        pass1 = r;
+        stop_reader();
+        break;
+      }
+      if (batch->last) break;
+    }
+  }
   if (!pass1) return pass1.error();
   if (!header) return invalid_input(fmt::format("{}: empty trace (expected a header line)", trace_path));
 
@@ -340,6 +465,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     LeafConverter leaves;
     std::string span;  // the trace bytes of a batch's events, when they lie close together
     std::string line_text;
+    std::string name;
     std::vector<std::uint64_t> member_lines;
   };
   struct Slot {
@@ -374,6 +500,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     }
     for (std::size_t i = begin; i < end; ++i) {
       const auto& entry = *todo[i];
+      const std::string& name = w.name.assign(entry.name);
       Value merged = Value::object();
       auto& member_lines = w.member_lines;  // the line each merged member came from
       member_lines.clear();
@@ -416,13 +543,13 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
           }
         }
       }
-      auto kept = finish_entry(entry.name, merged, is_recompute, *plan, w.leaves, trace_path,
+      auto kept = finish_entry(name, merged, is_recompute, *plan, w.leaves, trace_path,
                                [&](std::size_t k) { return member_lines[k]; }, slot.problems);
       if (!kept) {
         slot.error = kept.error();
         return;
       }
-      if (*kept) slot.fmt.write_entry(entry.name, merged);
+      if (*kept) slot.fmt.write_entry(name, merged);
     }
     auto items = slot.fmt.finish();
     if (items) slot.items = *items;
@@ -439,6 +566,21 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   std::vector<std::unique_ptr<Worker>> workers;
   for (std::size_t k = 0; k < n_workers; ++k)
     workers.push_back(std::make_unique<Worker>(leaf_context(*plan, o, out, dir, trace_path)));
+
+  // stack.json and construct.json depend only on the index pass: format them on another
+  // thread while pass 2 runs, and publish them (in this order) once it has succeeded.
+  Result<std::unique_ptr<AtomicFile>> stack_file = Error{}, construct_file = Error{};
+  std::jthread aux([&] {
+    dump::StackModel stack;
+    for (auto& s : stacks)
+      if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct))
+        stack.add(s.name, std::move(s.frames));
+    stack_file = format_json_file(join_path(out, "stack.json"), o.overwrite,
+                                  [&](pyjson::JsonWriter& w) { stack.write(w); });
+    if (!stack_file) return;
+    construct_file = format_json_file(join_path(out, "construct.json"), o.overwrite,
+                                      [&](pyjson::JsonWriter& w) { construct.write(w); });
+  });
 
   std::mutex mu;
   std::condition_variable cv_ready, cv_free;
@@ -505,19 +647,12 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   report.dump_json_bytes = (*writer)->bytes_written();
 
   // stack.json and construct.json go first to disk, dump.json last: a complete dump.json marks
-  // a complete output (batch --resume relies on it).
-  dump::StackModel stack;
-  for (auto& s : stacks)
-    if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct))
-      stack.add(s.name, std::move(s.frames));
-  if (auto r = dump::write_json_file(join_path(out, "stack.json"), o.overwrite,
-                                     [&](pyjson::JsonWriter& w) { stack.write(w); });
-      !r)
-    return r.error();
-  if (auto r = dump::write_json_file(join_path(out, "construct.json"), o.overwrite,
-                                     [&](pyjson::JsonWriter& w) { construct.write(w); });
-      !r)
-    return r.error();
+  // a complete output (batch --resume relies on it). They were formatted during pass 2.
+  aux.join();
+  for (auto* side : {&stack_file, &construct_file}) {
+    if (!*side) return side->error();
+    if (auto r = (**side)->commit(); !r) return r.error();
+  }
   if (format_failure) return format_failure->with_context(join_path(out, std::string(k_dump_file)));
   if (auto r = (*writer)->finish(); !r) return r.error();
 
