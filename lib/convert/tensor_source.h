@@ -81,6 +81,9 @@ class TensorSourceCache {
   };
   std::unordered_map<std::string, Entry> m_files;
   std::uint64_t m_memory_bytes = 0;
+  // The file of the previous call (leaves in a row mostly share one): no hashing of the path.
+  const std::string* m_last_path = nullptr;
+  const Entry* m_last = nullptr;
 };
 
 }  // namespace msdump::convert

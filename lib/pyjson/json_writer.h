@@ -88,6 +88,10 @@ class JsonWriter {
   // is put in front when this container already has items. Empty `items` writes nothing.
   void raw_items(std::string_view items);
 
+  // Starts a new document in the same buffer (bytes not yet flushed are dropped, the remembered
+  // error is cleared); the string or sink stays the same.
+  void reset();
+
   // True when exactly one complete top-level value has been written.
   bool complete() const { return m_done; }
   // Hands every byte formatted so far to the string or the sink.
