@@ -321,6 +321,10 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       if (!p) return p.error();
       plan = std::move(*p);
       order.emplace(plan->profile);
+      // No rehashing while the index grows: about one entry per KiB of trace or more.
+      const auto expected = static_cast<std::size_t>(std::min<std::uint64_t>((*src)->size() / 1024, 1u << 22));
+      order->reserve(expected);
+      construct.reserve(expected);
       for (auto& w : header_warnings)
         report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "", std::move(w)});
       return {};
@@ -571,15 +575,20 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   // thread while pass 2 runs, and publish them (in this order) once it has succeeded.
   Result<std::unique_ptr<AtomicFile>> stack_file = Error{}, construct_file = Error{};
   std::jthread aux([&] {
-    dump::StackModel stack;
-    for (auto& s : stacks)
-      if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct))
-        stack.add(s.name, std::move(s.frames));
-    stack_file = format_json_file(join_path(out, "stack.json"), o.overwrite,
-                                  [&](pyjson::JsonWriter& w) { stack.write(w); });
-    if (!stack_file) return;
-    construct_file = format_json_file(join_path(out, "construct.json"), o.overwrite,
-                                      [&](pyjson::JsonWriter& w) { construct.write(w); });
+    {
+      dump::StackModel stack;
+      for (auto& s : stacks)
+        if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct))
+          stack.add(s.name, std::move(s.frames));
+      stack_file = format_json_file(join_path(out, "stack.json"), o.overwrite,
+                                    [&](pyjson::JsonWriter& w) { stack.write(w); });
+      if (stack_file)
+        construct_file = format_json_file(join_path(out, "construct.json"), o.overwrite,
+                                          [&](pyjson::JsonWriter& w) { construct.write(w); });
+    }
+    // Nothing reads them any more: free them here, during pass 2, rather than at the end.
+    std::vector<StackEvent>().swap(stacks);
+    construct = dump::ConstructModel();
   });
 
   std::mutex mu;

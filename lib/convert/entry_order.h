@@ -42,6 +42,8 @@ class EntryOrder {
     std::pmr::vector<EventRef> events;
   };
   const std::pmr::list<Entry>& entries() const { return m_entries; }
+  // Makes room in the index for `n` names.
+  void reserve(std::size_t n) { m_index.reserve(n); }
   std::size_t size() const { return m_entries.size(); }
 
  private:
