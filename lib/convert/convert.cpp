@@ -342,9 +342,9 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         return {};
       case trace::EventKind::construct:
         if (construct_key_kept(ev->name, plan->level)) {
-          std::optional<std::string> parent = ev->parent;
+          std::optional<std::string> parent = std::move(ev->parent);
           if (parent && !construct_key_kept(*parent, plan->level)) parent.reset();
-          construct.set(ev->name, parent, header->megatron ? std::optional<std::int64_t>(ev->micro_step.value_or(0))
+          construct.set(ev->name, std::move(parent), header->megatron ? std::optional<std::int64_t>(ev->micro_step.value_or(0))
                                                            : std::nullopt);
         }
         return {};
