@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <cstring>
 #include <filesystem>
 #include <unordered_set>
@@ -20,6 +24,7 @@
 #include "dump/stack_model.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/json_writer.h"
+#include "trace/event_scan.h"
 #include "trace/line_reader.h"
 #include "trace/trace_event.h"
 
@@ -52,12 +57,12 @@ bool level_narrows(Level input, Level wanted) { return input == wanted || input 
 // msprobe's "list" (BaseScope.check_api_list, MixRangeScope): a name is kept when a list item
 // is a substring of it; at level mix a module that matches also keeps everything executed
 // inside it (its construct.json descendants).
-bool kept_by_list(const std::string& name, const Plan& plan, const dump::ConstructModel& construct) {
+bool kept_by_list(std::string_view name, const Plan& plan, const dump::ConstructModel& construct) {
   if (plan.list.empty()) return true;
   for (const auto& item : plan.list)
     if (name.find(item) != std::string::npos) return true;
   if (plan.level != Level::mix) return false;
-  std::string cur = name;
+  std::string cur(name);
   for (std::size_t hops = 0; hops <= construct.size(); ++hops) {
     auto parent = construct.parent_of(cur);
     if (!parent) return false;
@@ -229,6 +234,19 @@ dump::DumpHeader dump_header(const Plan& plan) {
                           plan.task == Task::tensor ? plan.dump_data_dir : std::nullopt};
 }
 
+// Formats a small JSON document (stack.json, construct.json) into a temporary file that the
+// caller commits (or drops, by destroying it).
+template <typename Emit>
+Result<std::unique_ptr<AtomicFile>> format_json_file(const std::string& path, Overwrite overwrite, Emit emit) {
+  auto file = AtomicFile::create(path, overwrite);
+  if (!file) return file.error();
+  AtomicFile* f = file->get();
+  pyjson::JsonWriter w([f](std::string_view bytes) { f->write(bytes); });
+  emit(w);
+  if (auto r = w.finish(); !r) return r.error().with_context(path);
+  return std::move(*file);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Captures: two passes over trace.jsonl. Pass 1 validates every line, orders the entries by the
 // merge rules and collects stacks and construct edges; pass 2 re-reads, per entry, exactly the
@@ -254,21 +272,91 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   std::vector<std::string> header_warnings;
   std::unordered_set<std::string> scope_kept;  // names with an event inside the scope
 
-  auto pass1 = trace::for_each_line(**src, [&](const trace::Line& line) -> Result<void> {
-    if (line.text.find_first_not_of(" \t\r") == std::string_view::npos) return {};
-    auto value = pyjson::parse_json(line.text);
-    if (!value) {
+  // Pass 1 runs as two stages: a reader thread reads the lines, scans plain data lines (no
+  // values built) and parses every other line; this thread applies them in line order (header,
+  // merge order, stacks, construct). Errors come out in line order as before.
+  struct LineRec {
+    std::uint64_t number = 0;
+    std::uint64_t offset = 0;
+    std::uint32_t length = 0;
+    bool terminated = true;
+    bool scanned = false;                  // a plain data line: name and keys in the batch
+    std::uint32_t name_off = 0, name_len = 0;
+    std::uint32_t keys_begin = 0, keys_end = 0;
+    std::optional<Value> value;            // otherwise: the parsed line, or
+    std::optional<Error> error;            // why it does not parse
+  };
+  struct LineBatch {
+    std::string chars;  // names and keys of the scanned lines
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> keys;
+    std::vector<LineRec> recs;
+    std::optional<Error> read_error;  // for_each_line failed after these lines
+    bool last = false;
+  };
+
+  // A data event of the index pass: where it goes in the entry order. `keys` are its members
+  // but "kind" and "name".
+  auto on_data = [&](std::string_view name_text, const std::vector<std::string_view>& keys,
+                     const LineRec& line) -> Result<void> {
+    const auto name = dump::parse_entry_name(name_text);
+    if (name.kind == dump::EntryKind::unknown) {
+      const auto msg = fmt::format("entry name \"{}\" does not follow msprobe's naming; entry ignored", name_text);
+      if (o.strict) return invalid_input(fmt::format("{}: /name: {}", at(line.number), msg));
+      report.problems.push_back({Problem::Severity::warning, trace_path, line.number, std::string(name_text), msg});
+      return {};
+    }
+    if (!dump::level_includes(plan->level, name)) return {};
+    if (plan->scope.active()) {
+      bool has_input = false, has_output = false;
+      for (const auto key : keys) {
+        has_input = has_input || is_input_section(key);
+        has_output = has_output || key == "output";
+      }
+      const auto [opens, closes] = ScopeFilter::module_edges(name, has_input, has_output);
+      const std::string n(name_text);
+      if (!plan->scope.event(n, opens, closes)) return {};
+      scope_kept.insert(n);
+    }
+    if (name.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
+    bool any = false, has_output = false;
+    for (const auto key : keys) {
+      if (!trace::is_known_section(key) && name.kind != dump::EntryKind::parameters_grad) {
+        const auto msg = fmt::format("/{}: unknown section", key);
+        if (o.strict) return invalid_input(fmt::format("{}: {}", at(line.number), msg));
+        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, std::string(name_text), msg});
+      }
+      if (key == "is_recompute" || !plan->data_mode.keeps_section(name.kind, key)) continue;
+      any = true;
+      has_output = has_output || key == "output";
+    }
+    if (!any) return {};
+    order->add(name_text, EventRef{line.number, line.offset, line.length},
+               name.kind == dump::EntryKind::module_forward, has_output);
+    return {};
+  };
+
+  std::vector<std::string_view> keys;
+  auto apply_line = [&](LineBatch& batch, LineRec& line) -> Result<void> {
+    if (line.scanned) {
+      keys.clear();
+      for (std::uint32_t k = line.keys_begin; k < line.keys_end; ++k)
+        keys.push_back(std::string_view(batch.chars).substr(batch.keys[k].first, batch.keys[k].second));
+      return on_data(std::string_view(batch.chars).substr(line.name_off, line.name_len), keys, line);
+    }
+    if (line.error) {
       if (!line.terminated && header) {
         report.truncated = true;
         report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "",
                                    "truncated last line ignored (the capture stopped mid-write): " +
-                                       value.error().message});
+                                       line.error->message});
         return {};
       }
-      return value.error().with_context(at(line.number));
+      return line.error->with_context(at(line.number));
     }
+    if (!line.value) return {};  // blank
+    Value& value = *line.value;
     if (!header) {
-      auto h = trace::parse_trace_header(*value, header_warnings);
+      auto h = trace::parse_trace_header(value, header_warnings);
       if (!h) return h.error().with_context(at(line.number));
       header = *h;
       auto p = make_plan(o, InputKind::capture, h->framework, h->level, h->task.value_or(Task::statistics),
@@ -276,11 +364,15 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       if (!p) return p.error();
       plan = std::move(*p);
       order.emplace(plan->profile);
+      // No rehashing while the index grows: about one entry per KiB of trace or more.
+      const auto expected = static_cast<std::size_t>(std::min<std::uint64_t>((*src)->size() / 1024, 1u << 22));
+      order->reserve(expected);
+      construct.reserve(expected);
       for (auto& w : header_warnings)
         report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "", std::move(w)});
       return {};
     }
-    auto ev = trace::parse_trace_event(std::move(*value));
+    auto ev = trace::parse_trace_event(std::move(value));
     if (!ev) return ev.error().with_context(at(line.number));
     switch (ev->kind) {
       case trace::EventKind::unknown:
@@ -293,49 +385,108 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         return {};
       case trace::EventKind::construct:
         if (construct_key_kept(ev->name, plan->level)) {
-          std::optional<std::string> parent = ev->parent;
+          std::optional<std::string> parent = std::move(ev->parent);
           if (parent && !construct_key_kept(*parent, plan->level)) parent.reset();
-          construct.set(ev->name, parent, header->megatron ? std::optional<std::int64_t>(ev->micro_step.value_or(0))
+          construct.set(ev->name, std::move(parent), header->megatron ? std::optional<std::int64_t>(ev->micro_step.value_or(0))
                                                            : std::nullopt);
         }
         return {};
       case trace::EventKind::data: break;
     }
-    const auto name = dump::parse_entry_name(ev->name);
-    if (name.kind == dump::EntryKind::unknown) {
-      const auto msg = fmt::format("entry name \"{}\" does not follow msprobe's naming; entry ignored", ev->name);
-      if (o.strict) return invalid_input(fmt::format("{}: /name: {}", at(line.number), msg));
-      report.problems.push_back({Problem::Severity::warning, trace_path, line.number, ev->name, msg});
-      return {};
-    }
-    if (!dump::level_includes(plan->level, name)) return {};
-    if (plan->scope.active()) {
-      bool has_input = false, has_output = false;
-      for (const auto& m : ev->sections) {
-        has_input = has_input || is_input_section(m.key);
-        has_output = has_output || m.key == "output";
+    keys.clear();
+    for (const auto& m : ev->sections) keys.push_back(m.key);
+    return on_data(ev->name, keys, line);
+  };
+
+  Result<void> pass1;
+  {
+    std::mutex qmu;
+    std::condition_variable q_cv;
+    std::deque<std::unique_ptr<LineBatch>> queue;
+    bool q_stop = false;
+    constexpr std::size_t k_queue_batches = 4;
+    constexpr std::size_t k_batch_lines = 2048;
+    std::jthread reader([&] {
+      auto batch = std::make_unique<LineBatch>();
+      bool first_seen = false;  // the first non-blank line (the header) is always parsed fully
+      trace::ScannedEvent scanned;
+      auto hand_over = [&](bool last) -> bool {
+        batch->last = last;
+        std::unique_lock lock(qmu);
+        q_cv.wait(lock, [&] { return q_stop || queue.size() < k_queue_batches; });
+        if (q_stop) return false;
+        queue.push_back(std::move(batch));
+        batch = std::make_unique<LineBatch>();
+        q_cv.notify_all();
+        return true;
+      };
+      auto r = trace::for_each_line(**src, [&](const trace::Line& line) -> Result<void> {
+        LineRec rec;
+        rec.number = line.number;
+        rec.offset = line.offset;
+        rec.length = static_cast<std::uint32_t>(line.text.size());
+        rec.terminated = line.terminated;
+        if (first_seen && trace::scan_event_line(line.text, scanned) && scanned.kind == "data" &&
+            !scanned.name.empty()) {
+          rec.scanned = true;
+          rec.name_off = static_cast<std::uint32_t>(batch->chars.size());
+          rec.name_len = static_cast<std::uint32_t>(scanned.name.size());
+          batch->chars += scanned.name;
+          rec.keys_begin = static_cast<std::uint32_t>(batch->keys.size());
+          for (const auto k : scanned.keys) {
+            batch->keys.emplace_back(static_cast<std::uint32_t>(batch->chars.size()), static_cast<std::uint32_t>(k.size()));
+            batch->chars += k;
+          }
+          rec.keys_end = static_cast<std::uint32_t>(batch->keys.size());
+        } else if (line.text.find_first_not_of(" \t\r") != std::string_view::npos) {
+          first_seen = true;
+          auto v = pyjson::parse_json(line.text);
+          if (v) rec.value = std::move(*v);
+          else rec.error = v.error();
+        }
+        batch->recs.push_back(std::move(rec));
+        if (batch->recs.size() >= k_batch_lines && !hand_over(false)) return Error{ErrorCode::internal, "stopped"};
+        return {};
+      });
+      if (!r) {
+        {
+          std::lock_guard lock(qmu);
+          if (q_stop) return;
+        }
+        batch->read_error = r.error();
       }
-      const auto [opens, closes] = ScopeFilter::module_edges(name, has_input, has_output);
-      if (!plan->scope.event(ev->name, opens, closes)) return {};
-      scope_kept.insert(ev->name);
-    }
-    if (name.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
-    bool any = false, has_output = false;
-    for (const auto& m : ev->sections) {
-      if (!trace::is_known_section(m.key) && name.kind != dump::EntryKind::parameters_grad) {
-        const auto msg = fmt::format("/{}: unknown section", m.key);
-        if (o.strict) return invalid_input(fmt::format("{}: {}", at(line.number), msg));
-        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, ev->name, msg});
+      hand_over(true);
+    });
+    auto stop_reader = [&] {
+      {
+        std::lock_guard lock(qmu);
+        q_stop = true;
       }
-      if (m.key == "is_recompute" || !plan->data_mode.keeps_section(name.kind, m.key)) continue;
-      any = true;
-      has_output = has_output || m.key == "output";
+      q_cv.notify_all();
+    };
+    while (true) {
+      std::unique_ptr<LineBatch> batch;
+      {
+        std::unique_lock lock(qmu);
+        q_cv.wait(lock, [&] { return !queue.empty(); });
+        batch = std::move(queue.front());
+        queue.pop_front();
+      }
+      q_cv.notify_all();
+      Result<void> r;
+      for (auto& line : batch->recs) {
+        r = apply_line(*batch, line);
+        if (!r) break;
+      }
+      if (r && batch->read_error) r = *batch->read_error;
+      if (!r) {
+        pass1 = r;
+        stop_reader();
+        break;
+      }
+      if (batch->last) break;
     }
-    if (!any) return {};
-    order->add(ev->name, EventRef{line.number, line.offset, static_cast<std::uint32_t>(line.text.size())},
-               name.kind == dump::EntryKind::module_forward, has_output);
-    return {};
-  });
+  }
   if (!pass1) return pass1.error();
   if (!header) return invalid_input(fmt::format("{}: empty trace (expected a header line)", trace_path));
 
@@ -346,67 +497,221 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   plan->dump_data_dir = join_path(o.dump_path ? *o.dump_path : out, "dump_tensor_data");
   if (auto r = prepare_output(out, *plan, true, o.overwrite); !r) return r.error();
 
-  // Pass 2.
-  LeafConverter leaves(leaf_context(*plan, o, out, dir, trace_path));
+  // Pass 2: batches of consecutive entries are merged, converted and formatted on worker
+  // threads; this thread writes the formatted batches in order (the bytes do not depend on
+  // the number of threads). Problems are collected per batch and appended in batch order.
   auto writer = dump::DumpWriter::create(join_path(out, std::string(k_dump_file)), dump_header(*plan), o.overwrite);
   if (!writer) return writer.error();
-  std::string line_text;
-  for (const auto& entry : order->entries()) {
-    if (!kept_by_list(entry.name, *plan, construct)) continue;
-    Value merged = Value::object();
-    std::vector<std::uint64_t> member_lines;  // the line each merged member came from
-    std::optional<bool> is_recompute;
-    for (const auto& ref : entry.events) {
-      if (auto r = trace::read_line_at(**src, ref.offset, ref.length, line_text); !r) return r.error();
-      auto v = pyjson::parse_json(line_text);
-      if (!v) return v.error().with_context(at(ref.line));
-      auto ev = trace::parse_trace_event(std::move(*v));
-      if (!ev) return ev.error().with_context(at(ref.line));
-      for (auto& m : ev->sections) {
-        if (m.key == "is_recompute") {
-          if (m.value.is_bool()) is_recompute = m.value.as_bool();
-          continue;
-        }
-        // update_data: an existing key is overwritten where it stands, a new key is appended.
-        auto& members = merged.as_object();
-        auto it = std::find_if(members.begin(), members.end(), [&](const pyjson::Member& x) { return x.key == m.key; });
-        if (it != members.end()) {
-          it->value = std::move(m.value);
-          member_lines[static_cast<std::size_t>(it - members.begin())] = ref.line;
-        } else {
-          members.push_back(std::move(m));
-          member_lines.push_back(ref.line);
-        }
+  std::vector<const EntryOrder::Entry*> todo;
+  todo.reserve(order->size());
+  for (const auto& entry : order->entries())
+    if (kept_by_list(entry.name, *plan, construct)) todo.push_back(&entry);
+
+  struct Worker {
+    explicit Worker(LeafContext c) : leaves(std::move(c)) {}
+    LeafConverter leaves;
+    std::string span;  // the trace bytes of a batch's events, when they lie close together
+    std::string line_text;
+    std::string name;
+    std::vector<std::uint64_t> member_lines;
+  };
+  struct Slot {
+    dump::EntryFormatter fmt;
+    std::vector<Problem> problems;
+    std::optional<Error> error;         // the batch failed: the conversion stops
+    std::optional<Error> format_error;  // the writer's verdict (reported as finish() would)
+    std::string_view items;
+    bool ready = false;
+  };
+
+  // One batch [begin, end) of `todo` into `slot`.
+  auto run_batch = [&](Worker& w, std::size_t begin, std::size_t end, Slot& slot) {
+    slot.fmt.reset();
+    slot.problems.clear();
+    slot.error.reset();
+    slot.format_error.reset();
+    // Read the events of the whole batch at once when they are close together in the file.
+    std::uint64_t lo = UINT64_MAX, hi = 0, bytes = 0;
+    for (std::size_t i = begin; i < end; ++i)
+      for (const auto& ref : todo[i]->events) {
+        lo = std::min(lo, ref.offset);
+        hi = std::max(hi, ref.offset + ref.length);
+        bytes += ref.length;
+      }
+    const bool spanned = lo < hi && hi - lo <= (std::uint64_t{16} << 20) && hi - lo <= 4 * bytes + (64 << 10);
+    if (spanned) {
+      if (auto r = trace::read_line_at(**src, lo, static_cast<std::uint32_t>(hi - lo), w.span); !r) {
+        slot.error = r.error();
+        return;
       }
     }
-    auto kept = finish_entry(entry.name, merged, is_recompute, *plan, leaves, trace_path,
-                             [&](std::size_t i) { return member_lines[i]; }, report.problems);
-    if (!kept) return kept.error();
-    if (*kept) (*writer)->write_entry(entry.name, merged);
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto& entry = *todo[i];
+      const std::string& name = w.name.assign(entry.name);
+      Value merged = Value::object();
+      auto& member_lines = w.member_lines;  // the line each merged member came from
+      member_lines.clear();
+      std::optional<bool> is_recompute;
+      for (const auto& ref : entry.events) {
+        std::string_view text;
+        if (spanned) {
+          text = std::string_view(w.span).substr(ref.offset - lo, ref.length);
+        } else {
+          if (auto r = trace::read_line_at(**src, ref.offset, ref.length, w.line_text); !r) {
+            slot.error = r.error();
+            return;
+          }
+          text = w.line_text;
+        }
+        auto v = pyjson::parse_json(text);
+        if (!v) {
+          slot.error = v.error().with_context(at(ref.line));
+          return;
+        }
+        auto ev = trace::parse_trace_event(std::move(*v));
+        if (!ev) {
+          slot.error = ev.error().with_context(at(ref.line));
+          return;
+        }
+        for (auto& m : ev->sections) {
+          if (m.key == "is_recompute") {
+            if (m.value.is_bool()) is_recompute = m.value.as_bool();
+            continue;
+          }
+          // update_data: an existing key is overwritten where it stands, a new key is appended.
+          auto& members = merged.as_object();
+          auto it = std::find_if(members.begin(), members.end(), [&](const pyjson::Member& x) { return x.key == m.key; });
+          if (it != members.end()) {
+            it->value = std::move(m.value);
+            member_lines[static_cast<std::size_t>(it - members.begin())] = ref.line;
+          } else {
+            members.push_back(std::move(m));
+            member_lines.push_back(ref.line);
+          }
+        }
+      }
+      auto kept = finish_entry(name, merged, is_recompute, *plan, w.leaves, trace_path,
+                               [&](std::size_t k) { return member_lines[k]; }, slot.problems);
+      if (!kept) {
+        slot.error = kept.error();
+        return;
+      }
+      if (*kept) slot.fmt.write_entry(name, merged);
+    }
+    auto items = slot.fmt.finish();
+    if (items) slot.items = *items;
+    else slot.format_error = items.error();
+  };
+
+  constexpr std::size_t k_batch_entries = 256;
+  const std::size_t n_batches = (todo.size() + k_batch_entries - 1) / k_batch_entries;
+  const std::size_t n_workers =
+      std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
+  const std::size_t n_slots = 2 * n_workers + 2;  // batches in flight: bounds memory
+  std::vector<std::unique_ptr<Slot>> slots;
+  for (std::size_t k = 0; k < n_slots; ++k) slots.push_back(std::make_unique<Slot>());
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (std::size_t k = 0; k < n_workers; ++k)
+    workers.push_back(std::make_unique<Worker>(leaf_context(*plan, o, out, dir, trace_path)));
+
+  // stack.json and construct.json depend only on the index pass: format them on another
+  // thread while pass 2 runs, and publish them (in this order) once it has succeeded.
+  Result<std::unique_ptr<AtomicFile>> stack_file = Error{}, construct_file = Error{};
+  std::jthread aux([&] {
+    {
+      dump::StackModel stack;
+      for (auto& s : stacks)
+        if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct) &&
+            (!plan->scope.active() || scope_kept.contains(s.name)))
+          stack.add(s.name, std::move(s.frames));
+      stack_file = format_json_file(join_path(out, "stack.json"), o.overwrite,
+                                    [&](pyjson::JsonWriter& w) { stack.write(w); });
+      if (stack_file)
+        construct_file = format_json_file(join_path(out, "construct.json"), o.overwrite,
+                                          [&](pyjson::JsonWriter& w) { construct.write(w); });
+    }
+    // Nothing reads them any more: free them here, during pass 2, rather than at the end.
+    std::vector<StackEvent>().swap(stacks);
+    construct = dump::ConstructModel();
+  });
+
+  std::mutex mu;
+  std::condition_variable cv_ready, cv_free;
+  std::size_t next_batch = 0, written = 0;
+  bool stop = false;
+  std::optional<Error> failure, format_failure;
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t t = 0; t < n_workers; ++t)
+      threads.emplace_back([&, t] {
+        Worker& w = *workers[t];
+        while (true) {
+          std::size_t k = 0;
+          {
+            std::unique_lock lock(mu);
+            if (stop || next_batch >= n_batches) return;
+            k = next_batch++;
+            cv_free.wait(lock, [&] { return stop || k < written + n_slots; });
+            if (stop) return;
+          }
+          Slot& slot = *slots[k % n_slots];
+          run_batch(w, k * k_batch_entries, std::min(todo.size(), (k + 1) * k_batch_entries), slot);
+          {
+            std::lock_guard lock(mu);
+            slot.ready = true;
+          }
+          cv_ready.notify_all();
+        }
+      });
+    for (std::size_t k = 0; k < n_batches; ++k) {
+      Slot& slot = *slots[k % n_slots];
+      {
+        std::unique_lock lock(mu);
+        cv_ready.wait(lock, [&] { return slot.ready; });
+      }
+      if (slot.error) {
+        failure = std::move(slot.error);
+        break;
+      }
+      if (slot.format_error && !format_failure) format_failure = std::move(slot.format_error);
+      (*writer)->write_raw_entries(slot.items, slot.fmt.count());
+      for (auto& p : slot.problems) report.problems.push_back(std::move(p));
+      {
+        std::lock_guard lock(mu);
+        slot.ready = false;
+        ++written;
+      }
+      cv_free.notify_all();
+    }
+    {
+      std::lock_guard lock(mu);
+      stop = true;
+    }
+    cv_free.notify_all();
+  }
+  if (failure) return std::move(*failure);
+  std::uint64_t n_tensors = 0, n_tensor_files = 0, n_bytes_read = 0;
+  for (const auto& w : workers) {
+    n_tensors += w->leaves.tensors();
+    n_tensor_files += w->leaves.tensor_files();
+    n_bytes_read += w->leaves.bytes_read();
   }
   report.entries = (*writer)->entry_count();
   report.dump_json_bytes = (*writer)->bytes_written();
 
   // stack.json and construct.json go first to disk, dump.json last: a complete dump.json marks
-  // a complete output (batch --resume relies on it).
-  dump::StackModel stack;
-  for (auto& s : stacks)
-    if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct) &&
-        (!plan->scope.active() || scope_kept.contains(s.name)))
-      stack.add(s.name, std::move(s.frames));
-  if (auto r = dump::write_json_file(join_path(out, "stack.json"), o.overwrite,
-                                     [&](pyjson::JsonWriter& w) { stack.write(w); });
-      !r)
-    return r.error();
-  if (auto r = dump::write_json_file(join_path(out, "construct.json"), o.overwrite,
-                                     [&](pyjson::JsonWriter& w) { construct.write(w); });
-      !r)
-    return r.error();
+  // a complete output (batch --resume relies on it). They were formatted during pass 2.
+  aux.join();
+  for (auto* side : {&stack_file, &construct_file}) {
+    if (!*side) return side->error();
+    if (auto r = (**side)->commit(); !r) return r.error();
+  }
+  if (format_failure) return format_failure->with_context(join_path(out, std::string(k_dump_file)));
   if (auto r = (*writer)->finish(); !r) return r.error();
 
-  report.tensors = leaves.tensors();
-  report.tensor_files = leaves.tensor_files();
-  report.bytes_read = leaves.bytes_read();
+  report.tensors = n_tensors;
+  report.tensor_files = n_tensor_files;
+  report.bytes_read = n_bytes_read;
   sort_problems(report.problems);
   return report;
 }

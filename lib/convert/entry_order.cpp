@@ -2,11 +2,18 @@
 
 namespace msdump::convert {
 
-void EntryOrder::add(const std::string& name, const EventRef& ref, bool is_module_forward, bool has_output) {
+EntryOrder::EntryOrder(Profile profile)
+    : m_profile(profile),
+      m_arena(std::make_unique<std::pmr::monotonic_buffer_resource>(std::size_t{1} << 20)),
+      m_entries(m_arena.get()),
+      m_index(m_arena.get()) {}
+
+void EntryOrder::add(std::string_view name, const EventRef& ref, bool is_module_forward, bool has_output) {
   auto it = m_index.find(name);
   if (it == m_index.end()) {
-    m_entries.push_back(Entry{name, {ref}});
-    m_index.emplace(name, std::prev(m_entries.end()));
+    auto& e = m_entries.emplace_back(Entry{std::pmr::string(name, m_arena.get()), std::pmr::vector<EventRef>(m_arena.get())});
+    e.events.push_back(ref);
+    m_index.emplace(std::string_view(e.name), std::prev(m_entries.end()));
     return;
   }
   auto pos = it->second;

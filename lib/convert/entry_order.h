@@ -11,7 +11,10 @@
 
 #include <cstdint>
 #include <list>
+#include <memory>
+#include <memory_resource>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -27,22 +30,28 @@ struct EventRef {
 
 class EntryOrder {
  public:
-  explicit EntryOrder(Profile profile) : m_profile(profile) {}
+  explicit EntryOrder(Profile profile);
 
   // Records a data event for `name` whose surviving sections include output iff `has_output`.
-  void add(const std::string& name, const EventRef& ref, bool is_module_forward, bool has_output);
+  void add(std::string_view name, const EventRef& ref, bool is_module_forward, bool has_output);
 
+  // Names, event lists, list and index nodes all live in one arena (a trace has one entry per
+  // few lines: hundreds of thousands of small allocations, freed at once).
   struct Entry {
-    std::string name;
-    std::vector<EventRef> events;
+    std::pmr::string name;
+    std::pmr::vector<EventRef> events;
   };
-  const std::list<Entry>& entries() const { return m_entries; }
+  const std::pmr::list<Entry>& entries() const { return m_entries; }
+  // Makes room in the index for `n` names.
+  void reserve(std::size_t n) { m_index.reserve(n); }
   std::size_t size() const { return m_entries.size(); }
 
  private:
   Profile m_profile;
-  std::list<Entry> m_entries;
-  std::unordered_map<std::string, std::list<Entry>::iterator> m_index;
+  std::unique_ptr<std::pmr::monotonic_buffer_resource> m_arena;  // outlives the containers below
+  std::pmr::list<Entry> m_entries;
+  // Keys view the names inside m_entries (list nodes never move).
+  std::pmr::unordered_map<std::string_view, std::pmr::list<Entry>::iterator> m_index;
 };
 
 }  // namespace msdump::convert

@@ -147,7 +147,7 @@ Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, boo
       } else {
         auto& ot = *opened->opened;
         auto computed = ndarray ? compute_ndarray_stats(*ot.source, ot.info)
-                                : stats::compute_leaf_stats(*ot.source, ot.info, stats_options(*dtype), &m_buffer);
+                                : stats::compute_leaf_stats(ot.elements(), ot.info, stats_options(*dtype), &m_buffer);
         if (!computed) {
           problem(where, computed.error().message);
           src.reset();
@@ -163,6 +163,7 @@ Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, boo
 
   // 3. The leaf msprobe would write, keys in its order (dump-format.md §5.1, §5.2).
   Value out = Value::object();
+  out.as_object().reserve(leaf.size() + 6);
   auto copy_key = [&](std::string_view k) {
     if (const Value* v = leaf.find(k)) out.add(std::string(k), *v);
   };

@@ -168,16 +168,41 @@ static Result<OpenOutcome> describe_opened(const TensorSource& src, OpenedTensor
 }
 
 Result<OpenOutcome> TensorSourceCache::open(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape) {
-  if (auto it = m_files.find(src.path); it != m_files.end()) {
+  const Entry* hit = nullptr;
+  if (m_last != nullptr && *m_last_path == src.path) {
+    hit = m_last;
+  } else if (auto it = m_files.find(src.path); it != m_files.end()) {
+    hit = &it->second;
+    m_last_path = &it->first;
+    m_last = hit;
+  }
+  if (hit != nullptr) {
     OpenedTensor out;
-    out.source = it->second.file;
-    return describe_opened(src, std::move(out), it->second.known_format, leaf_dtype, leaf_shape);
+    out.source = hit->file;
+    out.data = hit->memory;
+    return describe_opened(src, std::move(out), hit->known_format, leaf_dtype, leaf_shape);
   }
   auto r = open_tensor_source(src, leaf_dtype, leaf_shape);
   if (r && r->opened) {
-    if (m_files.size() >= k_open_files) m_files.clear();
+    if (m_files.size() >= k_open_files) {
+      m_files.clear();
+      m_memory_bytes = 0;
+      m_last_path = nullptr;
+      m_last = nullptr;
+    }
     const bool known = r->opened->info.format != tensor::TensorFormat::raw;
-    m_files.emplace(src.path, Entry{r->opened->source, known});
+    Entry e{r->opened->source, known, nullptr, nullptr};
+    const std::uint64_t size = e.file->size();
+    if (!known && size <= k_memory_file_bytes && m_memory_bytes + size <= k_memory_bytes) {
+      auto bytes = std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(size));
+      if (e.file->read_at(0, *bytes)) {  // on a read error the leaves read the file as before
+        e.bytes = bytes;
+        e.memory = std::make_shared<MemorySource>(std::span<const std::byte>(*bytes), e.file->name());
+        m_memory_bytes += size;
+        r->opened->data = e.memory;
+      }
+    }
+    m_files.emplace(src.path, std::move(e));
   }
   return r;
 }

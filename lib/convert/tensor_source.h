@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/byte_source.h"
 #include "core/result.h"
@@ -39,6 +40,10 @@ Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& le
 struct OpenedTensor {
   std::shared_ptr<const FileSource> source;
   tensor::TensorInfo info;
+  // Where to read the elements from: `source`, or (TensorSourceCache) an in-memory copy of a
+  // small raw blob named like the file, so that its many small leaves need no read each.
+  std::shared_ptr<const ByteSource> data;
+  const ByteSource& elements() const { return data ? *data : *source; }
 };
 
 // What opening a source gave: the tensor, or a problem that spoils only this leaf (a missing,
@@ -70,11 +75,20 @@ class TensorSourceCache {
   Result<OpenOutcome> open(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape);
 
  private:
+  // Raw blobs up to this size are read into memory once (at most k_memory_bytes in all).
+  static constexpr std::uint64_t k_memory_file_bytes = std::uint64_t{8} << 20;
+  static constexpr std::uint64_t k_memory_bytes = std::uint64_t{64} << 20;
   struct Entry {
     std::shared_ptr<const FileSource> file;
     bool known_format = true;  // has .pt / .npy magic (else: raw bytes)
+    std::shared_ptr<const ByteSource> memory;  // raw blob's bytes (MemorySource over `bytes`)
+    std::shared_ptr<std::vector<std::byte>> bytes;
   };
   std::unordered_map<std::string, Entry> m_files;
+  std::uint64_t m_memory_bytes = 0;
+  // The file of the previous call (leaves in a row mostly share one): no hashing of the path.
+  const std::string* m_last_path = nullptr;
+  const Entry* m_last = nullptr;
 };
 
 }  // namespace msdump::convert

@@ -7,12 +7,11 @@
 namespace msdump::dump {
 
 void ConstructModel::set_raw(const std::string& key, pyjson::Value value) {
-  auto it = m_index.find(key);
-  if (it != m_index.end()) {
+  auto [it, inserted] = m_index.try_emplace(key, m_items.size());
+  if (!inserted) {
     m_items[it->second].value = std::move(value);
     return;
   }
-  m_index.emplace(key, m_items.size());
   m_items.push_back(pyjson::Member{key, std::move(value), 0});
 }
 

@@ -26,6 +26,11 @@ class ConstructModel {
   // Records a raw value as read from a construct.json (replaying an msprobe dump).
   void set_raw(const std::string& key, pyjson::Value value);
   std::size_t size() const { return m_items.size(); }
+  // Makes room for `n` keys.
+  void reserve(std::size_t n) {
+    m_items.reserve(n);
+    m_index.reserve(n);
+  }
   bool contains(const std::string& key) const { return m_index.count(key) != 0; }
   // The parent of `child` (Megatron form unwrapped); nullopt when absent or null.
   std::optional<std::string> parent_of(const std::string& child) const;

@@ -37,6 +37,45 @@ void DumpWriter::write_entry(const std::string& name, const pyjson::Value& entry
   ++m_entries;
 }
 
+void DumpWriter::write_raw_entries(std::string_view items, std::size_t count) {
+  m_json->raw_items(items);
+  m_entries += count;
+}
+
+EntryFormatter::EntryFormatter() { reset(); }
+EntryFormatter::~EntryFormatter() = default;
+
+void EntryFormatter::reset() {
+  m_text.clear();
+  m_count = 0;
+  // One writer (and its buffer) for all batches: a fresh 256 KiB buffer per batch cost a
+  // zero-fill and page faults each time.
+  if (m_json) m_json->reset();
+  else m_json = std::make_unique<pyjson::JsonWriter>(m_text, std::size_t{256} << 10);
+  m_json->begin_object();
+  m_json->key("data");
+  m_json->begin_object();
+  m_json->flush();
+  m_prefix = m_text.size();
+}
+
+void EntryFormatter::write_entry(const std::string& name, const pyjson::Value& entry) {
+  m_json->key(name);
+  m_json->write(entry);
+  ++m_count;
+}
+
+Result<std::string_view> EntryFormatter::finish() {
+  m_json->flush();
+  const std::size_t end = m_text.size();
+  m_json->end_object();
+  m_json->end_object();
+  auto r = m_json->finish();
+  const std::string_view items = m_count == 0 ? std::string_view{} : std::string_view(m_text).substr(m_prefix, end - m_prefix);
+  if (!r) return r.error();
+  return items;
+}
+
 std::size_t DumpWriter::bytes_written() const { return m_file->bytes_written(); }
 
 Result<void> DumpWriter::finish() {

@@ -34,6 +34,9 @@ class DumpWriter {
 
   // Appends one entry of "data".
   void write_entry(const std::string& name, const pyjson::Value& entry);
+  // Appends `count` entries formatted elsewhere: `items` is what a JsonWriter wrote for them as
+  // the first members of an object at depth 2 (see EntryFormatter).
+  void write_raw_entries(std::string_view items, std::size_t count);
   std::size_t entry_count() const { return m_entries; }
   std::size_t bytes_written() const;
   // Closes the document and publishes the file.
@@ -44,6 +47,27 @@ class DumpWriter {
   std::unique_ptr<AtomicFile> m_file;
   std::unique_ptr<pyjson::JsonWriter> m_json;
   std::size_t m_entries = 0;
+};
+
+// Formats entries into a string, exactly as DumpWriter::write_entry would write them, so that
+// entries can be formatted on other threads and handed to DumpWriter::write_raw_entries.
+class EntryFormatter {
+ public:
+  EntryFormatter();
+  ~EntryFormatter();
+  // Starts a new batch (drops the previous one).
+  void reset();
+  void write_entry(const std::string& name, const pyjson::Value& entry);
+  std::size_t count() const { return m_count; }
+  // Ends the batch: the formatted entries (empty if none; valid until reset()), or the
+  // writer's error (invalid UTF-8).
+  Result<std::string_view> finish();
+
+ private:
+  std::string m_text;
+  std::unique_ptr<pyjson::JsonWriter> m_json;
+  std::size_t m_prefix = 0;
+  std::size_t m_count = 0;
 };
 
 // Writes a whole small JSON document (stack.json, construct.json) atomically, using `emit`.

@@ -223,6 +223,23 @@ void JsonWriter::key(std::string_view k) {
   m_after_key = true;
 }
 
+void JsonWriter::reset() {
+  m_pos = m_buffer.get();
+  m_stack.clear();
+  m_after_key = false;
+  m_done = false;
+  m_error.reset();
+}
+
+void JsonWriter::raw_items(std::string_view items) {
+  assert(!m_stack.empty() && !m_after_key && "JsonWriter: raw_items outside a container");
+  if (items.empty()) return;
+  Level& level = m_stack.back();
+  if (level.has_items) *room(1) = ',', ++m_pos;
+  level.has_items = true;
+  append_bytes(items.data(), items.size());
+}
+
 void JsonWriter::null() {
   before_value();
   append_bytes("null", 4);

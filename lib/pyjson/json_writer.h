@@ -82,6 +82,16 @@ class JsonWriter {
   // included).
   void write(const Value& v);
 
+  // Appends items formatted by another JsonWriter at the same depth to the innermost open
+  // container: `items` is what that writer produced for them as the first items of its
+  // container (each starting with its newline and indentation, separated by ","). A ","
+  // is put in front when this container already has items. Empty `items` writes nothing.
+  void raw_items(std::string_view items);
+
+  // Starts a new document in the same buffer (bytes not yet flushed are dropped, the remembered
+  // error is cleared); the string or sink stays the same.
+  void reset();
+
   // True when exactly one complete top-level value has been written.
   bool complete() const { return m_done; }
   // Hands every byte formatted so far to the string or the sink.

@@ -192,9 +192,14 @@ Result<void> Accumulator::merge(const Accumulator& next) {
 }
 
 Moments Accumulator::moments() const {
+  Accumulator done = *this;
+  return done.take_moments();
+}
+
+Moments Accumulator::take_moments() {
   Moments m;
   if (m_options.values) {
-    Accumulator done = *this;
+    Accumulator& done = *this;
     done.finish_partial();
     m = detail::make_moments(m_dtype, done.m_count, m_bytes, done.m_max_key, done.m_min_key, done.m_sum.value(),
                              done.m_sum_sq.value(), done.m_sum_abs.value());
@@ -212,7 +217,7 @@ Moments Accumulator::moments() const {
 Moments compute_moments(DType dtype, std::span<const std::byte> bytes, const AccumulatorOptions& options) {
   Accumulator acc(dtype, options);
   acc.update(bytes);
-  return acc.moments();
+  return acc.take_moments();
 }
 
 }  // namespace msdump::stats

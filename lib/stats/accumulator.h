@@ -88,6 +88,9 @@ class Accumulator {
   // The statistics of everything seen so far. Bytes of a trailing incomplete element are
   // counted in byte_count (and checksums) but not as an element.
   Moments moments() const;
+  // The same, finishing this accumulator in place (no copy): it must not be updated or merged
+  // afterwards.
+  Moments take_moments();
 
   DType dtype() const { return m_dtype; }
   std::uint64_t byte_count() const { return m_bytes; }

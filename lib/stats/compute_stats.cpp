@@ -56,6 +56,14 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> split(std::uint64_t nbytes,
 template <typename Fill>
 Result<Moments> run_parts(DType dtype, std::uint64_t nbytes, const AccumulatorOptions& a, bool widened, int threads,
                           Fill fill) {
+  if (nbytes < k_parallel_bytes || threads <= 1) {
+    // One part (every small tensor): no vectors, no threads.
+    PartSink sink(dtype, a, widened, 0);
+    MSDUMP_TRY(fill(0, nbytes, sink, 0));
+    Moments m = sink.acc.take_moments();
+    if (widened) m.crc32 = sink.crc;
+    return m;
+  }
   const auto parts = split(nbytes, dtype, threads);
   std::vector<PartSink> sinks;
   sinks.reserve(parts.size());

@@ -15,6 +15,10 @@ void ExactSum::add(double v) {
     return;
   }
   if (v == 0.0) return;
+  if (m_nonzero < 2) {
+    if (m_nonzero == 0) m_first = v;
+    ++m_nonzero;
+  }
   const auto bits = std::bit_cast<std::uint64_t>(v);
   const auto exponent_field = static_cast<int>((bits >> 52) & 0x7ffu);
   std::uint64_t mantissa = bits & ((std::uint64_t{1} << 52) - 1);
@@ -58,6 +62,7 @@ void ExactSum::merge(const ExactSum& other) {
   normalize();
   for (int i = 0; i < k_limbs; ++i) m_limbs[i] += rhs.m_limbs[i];
   m_pending = 2;
+  m_nonzero = 2;
   if (other.m_has_special) {
     m_special += other.m_special;
     m_has_special = true;
@@ -66,6 +71,9 @@ void ExactSum::merge(const ExactSum& other) {
 
 double ExactSum::value() const {
   if (m_has_special) return m_special;
+  // One finite value: the exact total is that double (what the general path below returns).
+  if (m_nonzero == 0) return 0.0;
+  if (m_nonzero == 1) return m_first;
   ExactSum s = *this;
   s.normalize();
   const bool negative = s.m_limbs[k_limbs - 1] < 0;

@@ -29,6 +29,10 @@ class ExactSum {
 
   std::array<std::int64_t, k_limbs> m_limbs{};
   std::uint32_t m_pending = 0;  // adds since the last normalize (each adds < 2^32 per digit)
+  // Non-zero finite values added (capped at 2, merges count as 2) and the first one: a total of
+  // a single value is that value exactly (most small tensors are one block, one add).
+  std::uint32_t m_nonzero = 0;
+  double m_first = 0.0;
   double m_special = 0.0;       // sum of the non-finite values
   bool m_has_special = false;
 };

@@ -11,7 +11,7 @@ using namespace msdump::convert;
 namespace {
 std::vector<std::string> names(const EntryOrder& o) {
   std::vector<std::string> out;
-  for (const auto& e : o.entries()) out.push_back(e.name);
+  for (const auto& e : o.entries()) out.emplace_back(e.name);
   return out;
 }
 EventRef ref(std::uint64_t line) { return EventRef{line, line * 10, 5}; }

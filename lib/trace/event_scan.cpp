@@ -1,0 +1,179 @@
+#include "trace/event_scan.h"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+namespace msdump::trace {
+namespace {
+
+constexpr std::size_t k_max_depth = 64;
+
+// Bytes a string may hold on the fast path: printable ASCII except '"' and '\'.
+constexpr std::array<bool, 256> make_plain() {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c <= 0x7E; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return t;
+}
+constexpr std::array<bool, 256> k_plain = make_plain();
+
+class Scanner {
+ public:
+  Scanner(const char* p, const char* end) : m_p(p), m_end(end) {}
+
+  void ws() {
+    while (m_p != m_end && (*m_p == ' ' || *m_p == '\t' || *m_p == '\r' || *m_p == '\n')) ++m_p;
+  }
+  bool eat(char c) {
+    if (m_p == m_end || *m_p != c) return false;
+    ++m_p;
+    return true;
+  }
+  bool at(char c) const { return m_p != m_end && *m_p == c; }
+  bool done() const { return m_p == m_end; }
+
+  // A plain string at m_p (which must be '"'); its contents go to `s`.
+  bool string(std::string_view& s) {
+    if (!eat('"')) return false;
+    const char* b = m_p;
+    // 8 bytes at a time: stop at '"', '\', a control byte, DEL or a non-ASCII byte.
+    constexpr std::uint64_t k_ones = 0x0101010101010101ull;
+    constexpr std::uint64_t k_highs = 0x8080808080808080ull;
+    while (m_end - m_p >= 8) {
+      std::uint64_t w;
+      std::memcpy(&w, m_p, 8);
+      const std::uint64_t q = w ^ (k_ones * '"');
+      const std::uint64_t bs = w ^ (k_ones * '\\');
+      const std::uint64_t d = w ^ (k_ones * 0x7F);
+      const std::uint64_t stop =
+          (((q - k_ones) & ~q) | ((bs - k_ones) & ~bs) | ((d - k_ones) & ~d) | ((w - k_ones * 0x20) & ~w) | w) &
+          k_highs;
+      if (stop != 0) break;
+      m_p += 8;
+    }
+    while (m_p != m_end && k_plain[static_cast<unsigned char>(*m_p)]) ++m_p;
+    if (m_p == m_end || *m_p != '"') return false;  // escape, control, non-ASCII or the end
+    s = std::string_view(b, static_cast<std::size_t>(m_p - b));
+    ++m_p;
+    return true;
+  }
+
+  bool literal(std::string_view lit) {
+    if (static_cast<std::size_t>(m_end - m_p) < lit.size() || std::memcmp(m_p, lit.data(), lit.size()) != 0)
+      return false;
+    m_p += lit.size();
+    return true;
+  }
+
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?, -Infinity
+  bool number() {
+    if (eat('-') && at('I')) return literal("Infinity");
+    if (m_p == m_end || !digit(*m_p)) return false;
+    if (*m_p == '0') ++m_p;
+    else
+      while (m_p != m_end && digit(*m_p)) ++m_p;
+    if (eat('.')) {
+      if (m_p == m_end || !digit(*m_p)) return false;
+      while (m_p != m_end && digit(*m_p)) ++m_p;
+    }
+    if (m_p != m_end && (*m_p == 'e' || *m_p == 'E')) {
+      ++m_p;
+      if (m_p != m_end && (*m_p == '+' || *m_p == '-')) ++m_p;
+      if (m_p == m_end || !digit(*m_p)) return false;
+      while (m_p != m_end && digit(*m_p)) ++m_p;
+    }
+    return true;
+  }
+
+  bool value(std::size_t depth) {
+    ws();
+    if (m_p == m_end) return false;
+    switch (*m_p) {
+      case '{': return object(depth + 1);
+      case '[': return array(depth + 1);
+      case '"': {
+        std::string_view s;
+        return string(s);
+      }
+      case 't': return literal("true");
+      case 'f': return literal("false");
+      case 'n': return literal("null");
+      case 'N': return literal("NaN");
+      case 'I': return literal("Infinity");
+      default: return number();
+    }
+  }
+
+  bool object(std::size_t depth) {
+    if (depth > k_max_depth || !eat('{')) return false;
+    ws();
+    if (eat('}')) return true;
+    while (true) {
+      ws();
+      std::string_view k;
+      if (!string(k)) return false;
+      ws();
+      if (!eat(':')) return false;
+      if (!value(depth)) return false;
+      ws();
+      if (eat(',')) continue;
+      return eat('}');
+    }
+  }
+
+  bool array(std::size_t depth) {
+    if (depth > k_max_depth || !eat('[')) return false;
+    ws();
+    if (eat(']')) return true;
+    while (true) {
+      if (!value(depth)) return false;
+      ws();
+      if (eat(',')) continue;
+      return eat(']');
+    }
+  }
+
+  const char* m_p;
+  const char* m_end;
+};
+
+}  // namespace
+
+bool scan_event_line(std::string_view line, ScannedEvent& out) {
+  out.keys.clear();
+  Scanner s(line.data(), line.data() + line.size());
+  s.ws();
+  if (!s.eat('{')) return false;
+  bool have_kind = false, have_name = false;
+  s.ws();
+  if (!s.eat('}')) {
+    while (true) {
+      s.ws();
+      std::string_view k;
+      if (!s.string(k)) return false;
+      s.ws();
+      if (!s.eat(':')) return false;
+      if (k == "kind" || k == "name") {
+        bool& seen = k == "kind" ? have_kind : have_name;
+        if (seen) return false;  // duplicates: the full parse decides (the last one wins)
+        seen = true;
+        s.ws();
+        if (!s.at('"')) return false;  // not a string: the full parse reports it
+        if (!s.string(k == "kind" ? out.kind : out.name)) return false;
+      } else {
+        if (!s.value(1)) return false;
+        out.keys.push_back(k);
+      }
+      s.ws();
+      if (s.eat(',')) continue;
+      if (!s.eat('}')) return false;
+      break;
+    }
+  }
+  s.ws();
+  return s.done() && have_kind && have_name;
+}
+
+}  // namespace msdump::trace

@@ -1,0 +1,25 @@
+#pragma once
+// A light scan of one trace.jsonl line for the convert index pass: it checks the line's JSON
+// syntax without building values and returns the event's kind, name and top-level keys, as
+// string_views into the line. It handles only the plain, common form (printable ASCII strings
+// without escapes, nesting depth <= 64, "kind" and "name" present once each as strings). For
+// anything else it returns nullopt, and the caller parses the line fully (pyjson::parse_json +
+// parse_trace_event), which gives the exact error message or the exact semantics. Whatever the
+// scan accepts, parse_json accepts too.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace msdump::trace {
+
+struct ScannedEvent {
+  std::string_view kind;               // the "kind" string
+  std::string_view name;               // the "name" string (may be empty: the caller checks)
+  std::vector<std::string_view> keys;  // every other top-level key, in order (duplicates kept)
+};
+
+// Scans `line` into `out` (its keys vector is reused). False: take the full parse.
+bool scan_event_line(std::string_view line, ScannedEvent& out);
+
+}  // namespace msdump::trace
