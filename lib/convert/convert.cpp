@@ -234,18 +234,6 @@ dump::DumpHeader dump_header(const Plan& plan) {
                           plan.task == Task::tensor ? plan.dump_data_dir : std::nullopt};
 }
 
-// Formats a small JSON document (stack.json, construct.json) into a temporary file that the
-// caller commits (or drops, by destroying it).
-template <typename Emit>
-Result<std::unique_ptr<AtomicFile>> format_json_file(const std::string& path, Overwrite overwrite, Emit emit) {
-  auto file = AtomicFile::create(path, overwrite);
-  if (!file) return file.error();
-  AtomicFile* f = file->get();
-  pyjson::JsonWriter w([f](std::string_view bytes) { f->write(bytes); });
-  emit(w);
-  if (auto r = w.finish(); !r) return r.error().with_context(path);
-  return std::move(*file);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Captures: two passes over trace.jsonl. Pass 1 validates every line, orders the entries by the
@@ -624,10 +612,10 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct) &&
             (!plan->scope.active() || scope_kept.contains(s.name)))
           stack.add(s.name, std::move(s.frames));
-      stack_file = format_json_file(join_path(out, "stack.json"), o.overwrite,
+      stack_file = dump::format_json_file(join_path(out, "stack.json"), o.overwrite,
                                     [&](pyjson::JsonWriter& w) { stack.write(w); });
       if (stack_file)
-        construct_file = format_json_file(join_path(out, "construct.json"), o.overwrite,
+        construct_file = dump::format_json_file(join_path(out, "construct.json"), o.overwrite,
                                           [&](pyjson::JsonWriter& w) { construct.write(w); });
     }
     // Nothing reads them any more: free them here, during pass 2, rather than at the end.

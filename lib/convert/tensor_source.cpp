@@ -25,18 +25,24 @@ bool stays_inside(std::string_view rel) {
   return rel.find('\0') == std::string_view::npos;
 }
 
-// After symlinks are resolved, the file must still be inside `dir` (a link in
-// dump_tensor_data/ pointing elsewhere is refused).
-Result<void> check_resolved_inside(const std::string& path, const std::string& dir) {
+// `real` (what `path` resolves to) must lie inside `dir` once its links are resolved too.
+Result<void> real_path_inside(const fs::path& real, const std::string& path, const std::string& dir) {
   std::error_code ec;
   const auto real_dir = fs::canonical(dir, ec);
   if (ec) return io_error(fmt::format("cannot resolve '{}': {}", dir, ec.message()));
-  const auto real = fs::canonical(path, ec);
-  if (ec) return io_error(fmt::format("cannot open '{}': {}", path, ec.message()));
   const auto rel = real.lexically_relative(real_dir);
   if (rel.empty() || *rel.begin() == "..")
     return invalid_input(fmt::format("'{}' resolves to '{}', outside '{}'", path, real.string(), dir));
   return {};
+}
+
+// After symlinks are resolved, the file must still be inside `dir` (a link in
+// dump_tensor_data/ pointing elsewhere is refused).
+Result<void> check_resolved_inside(const std::string& path, const std::string& dir) {
+  std::error_code ec;
+  const auto real = fs::canonical(path, ec);
+  if (ec) return io_error(fmt::format("cannot open '{}': {}", path, ec.message()));
+  return real_path_inside(real, path, dir);
 }
 
 }  // namespace
@@ -45,12 +51,7 @@ Result<void> check_opened_inside(int fd, const std::string& path, const std::str
   std::error_code ec;
   const auto real = fs::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
   if (ec) return {};  // no /proc: the check by name before the open is all there is
-  const auto real_dir = fs::canonical(dir, ec);
-  if (ec) return io_error(fmt::format("cannot resolve '{}': {}", dir, ec.message()));
-  const auto rel = real.lexically_relative(real_dir);
-  if (rel.empty() || *rel.begin() == "..")
-    return invalid_input(fmt::format("'{}' resolves to '{}', outside '{}'", path, real.string(), dir));
-  return {};
+  return real_path_inside(real, path, dir);
 }
 
 namespace {

@@ -85,15 +85,22 @@ Result<void> DumpWriter::finish() {
   return m_file->commit();
 }
 
-Result<void> write_json_file_impl(const std::string& path, Overwrite overwrite,
-                                  const std::function<void(pyjson::JsonWriter&)>& emit) {
+Result<std::unique_ptr<AtomicFile>> format_json_file(const std::string& path, Overwrite overwrite,
+                                                     const std::function<void(pyjson::JsonWriter&)>& emit) {
   auto file = AtomicFile::create(path, overwrite);
   if (!file) return file.error();
   AtomicFile* f = file->get();
   pyjson::JsonWriter w([f](std::string_view bytes) { f->write(bytes); });
   emit(w);
   if (auto r = w.finish(); !r) return r.error().with_context(path);
-  return f->commit();
+  return std::move(*file);
+}
+
+Result<void> write_json_file_impl(const std::string& path, Overwrite overwrite,
+                                  const std::function<void(pyjson::JsonWriter&)>& emit) {
+  auto file = format_json_file(path, overwrite, emit);
+  if (!file) return file.error();
+  return (*file)->commit();
 }
 
 }  // namespace msdump::dump

@@ -77,6 +77,11 @@ Result<void> write_json_file(const std::string& path, Overwrite overwrite, Emit 
 Result<void> write_json_file_impl(const std::string& path, Overwrite overwrite,
                                   const std::function<void(pyjson::JsonWriter&)>& emit);
 
+// Formats a whole small JSON document into a temporary file beside `path`; the caller commits
+// it (publishing it at `path`) or drops it by destroying it. write_json_file = this + commit.
+Result<std::unique_ptr<AtomicFile>> format_json_file(const std::string& path, Overwrite overwrite,
+                                                     const std::function<void(pyjson::JsonWriter&)>& emit);
+
 template <typename Emit>
 Result<void> write_json_file(const std::string& path, Overwrite overwrite, Emit emit) {
   return write_json_file_impl(path, overwrite, std::function<void(pyjson::JsonWriter&)>(emit));

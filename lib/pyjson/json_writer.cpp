@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "pyjson/plain_ascii.h"
 #include "pyjson/pyfloat.h"
 #include "pyjson/utf8.h"
 
@@ -24,38 +25,8 @@ constexpr std::array<char, k_indent_spaces + 1> make_newline_and_spaces() {
 }
 constexpr std::array<char, k_indent_spaces + 1> k_newline_and_spaces = make_newline_and_spaces();
 
-// Bytes json.dump(ensure_ascii=True) copies verbatim: 0x20-0x7E except '"' and '\'.
-constexpr std::array<bool, 256> make_plain_table() {
-  std::array<bool, 256> t{};
-  for (int c = 0x20; c <= 0x7E; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
-  return t;
-}
-constexpr std::array<bool, 256> k_plain = make_plain_table();
 
 constexpr char k_hex[] = "0123456789abcdef";
-
-// Past the bytes at p that are copied verbatim, 8 at a time (SWAR; the lowest flagged byte of
-// each test is exact, so the first stop found is the real one).
-const unsigned char* skip_plain(const unsigned char* p, const unsigned char* end) {
-  constexpr std::uint64_t k_ones = 0x0101010101010101ull;
-  constexpr std::uint64_t k_highs = 0x8080808080808080ull;
-  while (end - p >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    const std::uint64_t q = w ^ (k_ones * '"');
-    const std::uint64_t b = w ^ (k_ones * '\\');
-    const std::uint64_t d = w ^ (k_ones * 0x7F);
-    const std::uint64_t stop =
-        (((q - k_ones) & ~q) | ((b - k_ones) & ~b) | ((d - k_ones) & ~d) | ((w - k_ones * 0x20) & ~w) | w) & k_highs;
-    if (stop != 0) {
-      const int bit = std::endian::native == std::endian::little ? std::countr_zero(stop) : std::countl_zero(stop);
-      return p + bit / 8;
-    }
-    p += 8;
-  }
-  while (p != end && k_plain[*p]) ++p;
-  return p;
-}
 
 char* put_u_escape(char* o, unsigned cu) {
   o[0] = '\\';
@@ -71,7 +42,7 @@ std::string preview(std::string_view s) {
   std::string out;
   for (const char ch : s.substr(0, 40)) {
     const auto c = static_cast<unsigned char>(ch);
-    if (k_plain[c]) {
+    if (k_plain_ascii[c]) {
       out += ch;
     } else {
       out += "\\x";
@@ -327,7 +298,7 @@ void JsonWriter::write(const Value& v) {
 void JsonWriter::append_string(std::string_view s) {
   const auto* const begin = reinterpret_cast<const unsigned char*>(s.data());
   const auto* const end = begin + s.size();
-  const unsigned char* p = skip_plain(begin, end);
+  const unsigned char* p = skip_plain_ascii(begin, end);
   if (p == end && s.size() + 2 <= static_cast<std::size_t>(m_end - m_pos)) {  // the common case
     char* o = m_pos;
     *o++ = '"';
@@ -386,7 +357,7 @@ void JsonWriter::append_string(std::string_view s) {
       }
     }
     run = p;
-    p = skip_plain(p, end);
+    p = skip_plain_ascii(p, end);
   }
   *room(1) = '"';
   ++m_pos;

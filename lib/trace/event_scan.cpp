@@ -4,18 +4,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "pyjson/plain_ascii.h"
+
 namespace msdump::trace {
 namespace {
 
 constexpr std::size_t k_max_depth = 64;
 
-// Bytes a string may hold on the fast path: printable ASCII except '"' and '\'.
-constexpr std::array<bool, 256> make_plain() {
-  std::array<bool, 256> t{};
-  for (int c = 0x20; c <= 0x7E; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
-  return t;
-}
-constexpr std::array<bool, 256> k_plain = make_plain();
 
 class Scanner {
  public:
@@ -36,22 +31,7 @@ class Scanner {
   bool string(std::string_view& s) {
     if (!eat('"')) return false;
     const char* b = m_p;
-    // 8 bytes at a time: stop at '"', '\', a control byte, DEL or a non-ASCII byte.
-    constexpr std::uint64_t k_ones = 0x0101010101010101ull;
-    constexpr std::uint64_t k_highs = 0x8080808080808080ull;
-    while (m_end - m_p >= 8) {
-      std::uint64_t w;
-      std::memcpy(&w, m_p, 8);
-      const std::uint64_t q = w ^ (k_ones * '"');
-      const std::uint64_t bs = w ^ (k_ones * '\\');
-      const std::uint64_t d = w ^ (k_ones * 0x7F);
-      const std::uint64_t stop =
-          (((q - k_ones) & ~q) | ((bs - k_ones) & ~bs) | ((d - k_ones) & ~d) | ((w - k_ones * 0x20) & ~w) | w) &
-          k_highs;
-      if (stop != 0) break;
-      m_p += 8;
-    }
-    while (m_p != m_end && k_plain[static_cast<unsigned char>(*m_p)]) ++m_p;
+    m_p = pyjson::skip_plain_ascii(m_p, m_end);
     if (m_p == m_end || *m_p != '"') return false;  // escape, control, non-ASCII or the end
     s = std::string_view(b, static_cast<std::size_t>(m_p - b));
     ++m_p;

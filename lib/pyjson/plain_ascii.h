@@ -1,0 +1,49 @@
+#pragma once
+// The run of "plain" bytes at the start of a JSON string body: printable ASCII except '"' and
+// '\' (0x20-0x7E), the bytes json.dump(ensure_ascii=True) copies verbatim and the trace scanner
+// accepts without a full parse. Shared by the writer (json_writer.cpp) and the index pass's
+// light scan (trace/event_scan.cpp).
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+namespace msdump::pyjson {
+
+inline constexpr std::array<bool, 256> k_plain_ascii = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c <= 0x7E; ++c) t[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return t;
+}();
+
+// Past the plain bytes at p (p <= end): the first '"', '\', control byte, DEL or non-ASCII
+// byte, or end. 8 bytes at a time (SWAR; the lowest flagged byte of each test is exact, so the
+// first stop found is the real one).
+inline const unsigned char* skip_plain_ascii(const unsigned char* p, const unsigned char* end) {
+  constexpr std::uint64_t k_ones = 0x0101010101010101ull;
+  constexpr std::uint64_t k_highs = 0x8080808080808080ull;
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    const std::uint64_t q = w ^ (k_ones * '"');
+    const std::uint64_t b = w ^ (k_ones * '\\');
+    const std::uint64_t d = w ^ (k_ones * 0x7F);
+    const std::uint64_t stop =
+        (((q - k_ones) & ~q) | ((b - k_ones) & ~b) | ((d - k_ones) & ~d) | ((w - k_ones * 0x20) & ~w) | w) & k_highs;
+    if (stop != 0) {
+      const int bit = std::endian::native == std::endian::little ? std::countr_zero(stop) : std::countl_zero(stop);
+      return p + bit / 8;
+    }
+    p += 8;
+  }
+  while (p != end && k_plain_ascii[*p]) ++p;
+  return p;
+}
+
+inline const char* skip_plain_ascii(const char* p, const char* end) {
+  return reinterpret_cast<const char*>(
+      skip_plain_ascii(reinterpret_cast<const unsigned char*>(p), reinterpret_cast<const unsigned char*>(end)));
+}
+
+}  // namespace msdump::pyjson
