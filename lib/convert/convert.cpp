@@ -490,10 +490,10 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   // the number of threads). Problems are collected per batch and appended in batch order.
   auto writer = dump::DumpWriter::create(join_path(out, std::string(k_dump_file)), dump_header(*plan), o.overwrite);
   if (!writer) return writer.error();
-  std::vector<const EntryOrder::Entry*> todo;
-  todo.reserve(order->size());
+  std::vector<const EntryOrder::Entry*> to_write;
+  to_write.reserve(order->size());
   for (const auto& entry : order->entries())
-    if (kept_by_list(entry.name, *plan, construct)) todo.push_back(&entry);
+    if (kept_by_list(entry.name, *plan, construct)) to_write.push_back(&entry);
 
   struct Worker {
     explicit Worker(LeafContext c) : leaves(std::move(c)) {}
@@ -512,7 +512,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     bool ready = false;
   };
 
-  // One batch [begin, end) of `todo` into `slot`.
+  // One batch [begin, end) of `to_write` into `slot`.
   auto run_batch = [&](Worker& w, std::size_t begin, std::size_t end, Slot& slot) {
     slot.fmt.reset();
     slot.problems.clear();
@@ -521,7 +521,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     // Read the events of the whole batch at once when they are close together in the file.
     std::uint64_t lo = UINT64_MAX, hi = 0, bytes = 0;
     for (std::size_t i = begin; i < end; ++i)
-      for (const auto& ref : todo[i]->events) {
+      for (const auto& ref : to_write[i]->events) {
         lo = std::min(lo, ref.offset);
         hi = std::max(hi, ref.offset + ref.length);
         bytes += ref.length;
@@ -534,7 +534,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       }
     }
     for (std::size_t i = begin; i < end; ++i) {
-      const auto& entry = *todo[i];
+      const auto& entry = *to_write[i];
       const std::string& name = w.name.assign(entry.name);
       Value merged = Value::object();
       auto& member_lines = w.member_lines;  // the line each merged member came from
@@ -592,7 +592,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   };
 
   constexpr std::size_t k_batch_entries = 256;
-  const std::size_t n_batches = (todo.size() + k_batch_entries - 1) / k_batch_entries;
+  const std::size_t n_batches = (to_write.size() + k_batch_entries - 1) / k_batch_entries;
   const std::size_t n_workers =
       std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 4);
   const std::size_t n_slots = 2 * n_workers + 2;  // batches in flight: bounds memory
@@ -643,7 +643,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
             if (stop) return;
           }
           Slot& slot = *slots[k % n_slots];
-          run_batch(w, k * k_batch_entries, std::min(todo.size(), (k + 1) * k_batch_entries), slot);
+          run_batch(w, k * k_batch_entries, std::min(to_write.size(), (k + 1) * k_batch_entries), slot);
           {
             std::lock_guard lock(mu);
             slot.ready = true;
