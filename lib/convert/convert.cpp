@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <unordered_set>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "convert/data_mode.h"
 #include "convert/entry_order.h"
@@ -26,6 +27,7 @@
 #include "pyjson/json_writer.h"
 #include "trace/event_scan.h"
 #include "trace/line_reader.h"
+#include "trace/meta_event_parse.h"
 #include "trace/trace_event.h"
 
 namespace msdump::convert {
@@ -269,8 +271,10 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     std::uint32_t length = 0;
     bool terminated = true;
     bool scanned = false;                  // a plain data line: name and keys in the batch
+    std::uint64_t name_hash = 0;           // NameTable hash of the event's name, when known
     std::uint32_t name_off = 0, name_len = 0;
     std::uint32_t keys_begin = 0, keys_end = 0;
+    std::optional<trace::TraceEvent> event;  // a stack or construct line, parsed directly; or
     std::optional<Value> value;            // otherwise: the parsed line, or
     std::optional<Error> error;            // why it does not parse
   };
@@ -284,7 +288,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
 
   // A data event of the index pass: where it goes in the entry order. `keys` are its members
   // but "kind" and "name".
-  auto on_data = [&](std::string_view name_text, const std::vector<std::string_view>& keys,
+  auto on_data = [&](std::string_view name_text, std::uint64_t name_hash, const std::vector<std::string_view>& keys,
                      const LineRec& line) -> Result<void> {
     const auto name = dump::parse_entry_name(name_text);
     if (name.kind == dump::EntryKind::unknown) {
@@ -318,19 +322,46 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       has_output = has_output || key == "output";
     }
     if (!any) return {};
-    order->add(name_text, EventRef{line.number, line.offset, line.length},
+    order->add(name_text, name_hash, EventRef{line.number, line.offset, line.length},
                name.kind == dump::EntryKind::module_forward, has_output);
     return {};
   };
 
   std::vector<std::string_view> keys;
+  // One parsed event (not the header) of line `line`.
+  auto apply_event = [&](trace::TraceEvent& ev, const LineRec& line) -> Result<void> {
+    switch (ev.kind) {
+      case trace::EventKind::unknown:
+        if (o.strict) return invalid_input(fmt::format("{}: /kind: unknown event kind \"{}\"", at(line.number), ev.unknown_kind));
+        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "",
+                                   fmt::format("unknown event kind \"{}\" ignored", ev.unknown_kind)});
+        return {};
+      case trace::EventKind::stack:
+        stacks.push_back({std::move(ev.name), std::move(ev.frames)});
+        return {};
+      case trace::EventKind::construct:
+        if (construct_key_kept(ev.name, plan->level)) {
+          std::optional<std::string> parent = std::move(ev.parent);
+          if (parent && !construct_key_kept(*parent, plan->level)) parent.reset();
+          const auto h = line.name_hash != 0 ? line.name_hash : dump::ConstructModel::hash(ev.name);
+          construct.set(std::move(ev.name), h, std::move(parent),
+                        header->megatron ? std::optional<std::int64_t>(ev.micro_step.value_or(0)) : std::nullopt);
+        }
+        return {};
+      case trace::EventKind::data: break;
+    }
+    keys.clear();
+    for (const auto& m : ev.sections) keys.push_back(m.key);
+    return on_data(ev.name, EntryOrder::hash(ev.name), keys, line);
+  };
   auto apply_line = [&](LineBatch& batch, LineRec& line) -> Result<void> {
     if (line.scanned) {
       keys.clear();
       for (std::uint32_t k = line.keys_begin; k < line.keys_end; ++k)
         keys.push_back(std::string_view(batch.chars).substr(batch.keys[k].first, batch.keys[k].second));
-      return on_data(std::string_view(batch.chars).substr(line.name_off, line.name_len), keys, line);
+      return on_data(std::string_view(batch.chars).substr(line.name_off, line.name_len), line.name_hash, keys, line);
     }
+    if (line.event) return apply_event(*line.event, line);
     if (line.error) {
       if (!line.terminated && header) {
         report.truncated = true;
@@ -362,30 +393,13 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     }
     auto ev = trace::parse_trace_event(std::move(value));
     if (!ev) return ev.error().with_context(at(line.number));
-    switch (ev->kind) {
-      case trace::EventKind::unknown:
-        if (o.strict) return invalid_input(fmt::format("{}: /kind: unknown event kind \"{}\"", at(line.number), ev->unknown_kind));
-        report.problems.push_back({Problem::Severity::warning, trace_path, line.number, "",
-                                   fmt::format("unknown event kind \"{}\" ignored", ev->unknown_kind)});
-        return {};
-      case trace::EventKind::stack:
-        stacks.push_back({std::move(ev->name), std::move(ev->frames)});
-        return {};
-      case trace::EventKind::construct:
-        if (construct_key_kept(ev->name, plan->level)) {
-          std::optional<std::string> parent = std::move(ev->parent);
-          if (parent && !construct_key_kept(*parent, plan->level)) parent.reset();
-          construct.set(ev->name, std::move(parent), header->megatron ? std::optional<std::int64_t>(ev->micro_step.value_or(0))
-                                                           : std::nullopt);
-        }
-        return {};
-      case trace::EventKind::data: break;
-    }
-    keys.clear();
-    for (const auto& m : ev->sections) keys.push_back(m.key);
-    return on_data(ev->name, keys, line);
+    return apply_event(*ev, line);
   };
 
+  const auto pass1_started = std::chrono::steady_clock::now();
+  auto seconds_since = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
   Result<void> pass1;
   {
     std::mutex qmu;
@@ -395,16 +409,22 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     constexpr std::size_t k_queue_batches = 4;
     constexpr std::size_t k_batch_lines = 2048;
     std::jthread reader([&] {
-      auto batch = std::make_unique<LineBatch>();
+      auto new_batch = [] {
+        auto b = std::make_unique<LineBatch>();
+        b->recs.reserve(k_batch_lines);
+        return b;
+      };
+      auto batch = new_batch();
       bool first_seen = false;  // the first non-blank line (the header) is always parsed fully
       trace::ScannedEvent scanned;
+      trace::TraceEvent meta;
       auto hand_over = [&](bool last) -> bool {
         batch->last = last;
         std::unique_lock lock(qmu);
         q_cv.wait(lock, [&] { return q_stop || queue.size() < k_queue_batches; });
         if (q_stop) return false;
         queue.push_back(std::move(batch));
-        batch = std::make_unique<LineBatch>();
+        batch = new_batch();
         q_cv.notify_all();
         return true;
       };
@@ -417,6 +437,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         if (first_seen && trace::scan_event_line(line.text, scanned) && scanned.kind == "data" &&
             !scanned.name.empty()) {
           rec.scanned = true;
+          rec.name_hash = EntryOrder::hash(scanned.name);
           rec.name_off = static_cast<std::uint32_t>(batch->chars.size());
           rec.name_len = static_cast<std::uint32_t>(scanned.name.size());
           batch->chars += scanned.name;
@@ -426,11 +447,18 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
             batch->chars += k;
           }
           rec.keys_end = static_cast<std::uint32_t>(batch->keys.size());
+        } else if (first_seen && trace::parse_meta_event_line(line.text, meta)) {
+          rec.name_hash = EntryOrder::hash(meta.name);
+          rec.event = std::move(meta);
         } else if (line.text.find_first_not_of(" \t\r") != std::string_view::npos) {
           first_seen = true;
           auto v = pyjson::parse_json(line.text);
-          if (v) rec.value = std::move(*v);
-          else rec.error = v.error();
+          if (v) {
+            if (const auto* n = v->find("name"); n != nullptr && n->is_string()) rec.name_hash = EntryOrder::hash(n->as_string());
+            rec.value = std::move(*v);
+          } else {
+            rec.error = v.error();
+          }
         }
         batch->recs.push_back(std::move(rec));
         if (batch->recs.size() >= k_batch_lines && !hand_over(false)) return Error{ErrorCode::internal, "stopped"};
@@ -462,8 +490,17 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       }
       q_cv.notify_all();
       Result<void> r;
-      for (auto& line : batch->recs) {
-        r = apply_line(*batch, line);
+      // Index slots of the names a few lines ahead are loaded while this line is applied.
+      constexpr std::size_t k_prefetch_lines = 8;
+      auto prefetch = [&](const LineRec& line) {
+        if (line.name_hash == 0 || !order) return;
+        if (line.scanned) order->prefetch(line.name_hash);
+        else construct.prefetch(line.name_hash);
+      };
+      for (std::size_t i = 0; i < batch->recs.size() && i < k_prefetch_lines; ++i) prefetch(batch->recs[i]);
+      for (std::size_t i = 0; i < batch->recs.size(); ++i) {
+        if (i + k_prefetch_lines < batch->recs.size()) prefetch(batch->recs[i + k_prefetch_lines]);
+        r = apply_line(*batch, batch->recs[i]);
         if (!r) break;
       }
       if (r && batch->read_error) r = *batch->read_error;
@@ -477,6 +514,8 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   }
   if (!pass1) return pass1.error();
   if (!header) return invalid_input(fmt::format("{}: empty trace (expected a header line)", trace_path));
+  logger().debug("{}: index pass: {} entries, {} stack events, {} construct.json keys in {:.3f} s", trace_path,
+                 order->size(), stacks.size(), construct.size(), seconds_since(pass1_started));
 
   report.framework = plan->framework;
   report.profile = plan->profile;
@@ -490,6 +529,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   // the number of threads). Problems are collected per batch and appended in batch order.
   auto writer = dump::DumpWriter::create(join_path(out, std::string(k_dump_file)), dump_header(*plan), o.overwrite);
   if (!writer) return writer.error();
+  const auto pass2_started = std::chrono::steady_clock::now();
   std::vector<const EntryOrder::Entry*> to_write;
   to_write.reserve(order->size());
   for (const auto& entry : order->entries())
@@ -678,6 +718,8 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     cv_free.notify_all();
   }
   if (failure) return std::move(*failure);
+  logger().debug("{}: entry pass: {} entries in {} batches on {} threads in {:.3f} s", trace_path, to_write.size(),
+                 n_batches, n_workers, seconds_since(pass2_started));
   std::uint64_t n_tensors = 0, n_tensor_files = 0, n_bytes_read = 0;
   for (const auto& w : workers) {
     n_tensors += w->leaves.tensors();

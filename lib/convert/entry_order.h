@@ -15,9 +15,9 @@
 #include <memory_resource>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "core/name_table.h"
 #include "core/profile.h"
 
 namespace msdump::convert {
@@ -33,15 +33,24 @@ class EntryOrder {
   explicit EntryOrder(Profile profile);
 
   // Records a data event for `name` whose surviving sections include output iff `has_output`.
-  void add(std::string_view name, const EventRef& ref, bool is_module_forward, bool has_output);
+  // `hash` is NameTable's hash of `name` (the caller may compute it ahead, on another thread).
+  void add(std::string_view name, std::uint64_t hash, const EventRef& ref, bool is_module_forward, bool has_output);
+  void add(std::string_view name, const EventRef& ref, bool is_module_forward, bool has_output) {
+    add(name, hash(name), ref, is_module_forward, has_output);
+  }
+  // The hash add() and prefetch() take.
+  static std::uint64_t hash(std::string_view name) { return NameTable<Iter>::hash(name); }
+  // Starts loading the index slot of a name that add() will be called with soon.
+  void prefetch(std::uint64_t hash) const { m_index.prefetch(hash); }
 
-  // Names, event lists, list and index nodes all live in one arena (a trace has one entry per
+  // Names, event lists and list nodes all live in one arena (a trace has one entry per
   // few lines: hundreds of thousands of small allocations, freed at once).
   struct Entry {
     std::pmr::string name;
     std::pmr::vector<EventRef> events;
   };
   const std::pmr::list<Entry>& entries() const { return m_entries; }
+  using Iter = std::pmr::list<Entry>::iterator;
   // Makes room in the index for `n` names.
   void reserve(std::size_t n) { m_index.reserve(n); }
   std::size_t size() const { return m_entries.size(); }
@@ -50,8 +59,8 @@ class EntryOrder {
   Profile m_profile;
   std::unique_ptr<std::pmr::monotonic_buffer_resource> m_arena;  // outlives the containers below
   std::pmr::list<Entry> m_entries;
-  // Keys view the names inside m_entries (list nodes never move).
-  std::pmr::unordered_map<std::string_view, std::pmr::list<Entry>::iterator> m_index;
+  // The list nodes (which never move), keyed by their names.
+  NameTable<Iter> m_index;
 };
 
 }  // namespace msdump::convert

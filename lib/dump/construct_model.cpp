@@ -6,34 +6,40 @@
 
 namespace msdump::dump {
 
-void ConstructModel::set_raw(const std::string& key, pyjson::Value value) {
-  auto [it, inserted] = m_index.try_emplace(key, m_items.size());
+void ConstructModel::set_raw(std::string key, std::uint64_t key_hash, pyjson::Value value) {
+  auto [slot, inserted] =
+      m_index.insert(key, key_hash, static_cast<std::uint32_t>(m_items.size()),
+                     [&](std::uint32_t i) { return std::string_view(m_items[i].key); });
   if (!inserted) {
-    m_items[it->second].value = std::move(value);
+    m_items[*slot].value = std::move(value);
     return;
   }
-  m_items.push_back(pyjson::Member{key, std::move(value), 0});
+  m_items.push_back(pyjson::Member{std::move(key), std::move(value), 0});
 }
 
-void ConstructModel::set(const std::string& child, std::optional<std::string> parent,
+void ConstructModel::set(std::string child, std::uint64_t child_hash, std::optional<std::string> parent,
                          std::optional<std::int64_t> micro_step) {
   pyjson::Value p = parent ? pyjson::Value::string(std::move(*parent)) : pyjson::Value::null();
   if (!micro_step) {
-    set_raw(child, std::move(p));
+    set_raw(std::move(child), child_hash, std::move(p));
     return;
   }
   pyjson::Array pair;
   pair.push_back(std::move(p));
   pair.push_back(pyjson::Value::integer(*micro_step));
-  set_raw(child, pyjson::Value::array(std::move(pair)));
+  set_raw(std::move(child), child_hash, pyjson::Value::array(std::move(pair)));
   m_max_micro_step = std::max(m_max_micro_step.value_or(*micro_step), *micro_step);
   set_raw(std::string(k_megatron_key), pyjson::Value::integer(*m_max_micro_step));
 }
 
+const pyjson::Value* ConstructModel::find(std::string_view key) const {
+  const auto* i = m_index.find(key, hash(key), [&](std::uint32_t k) { return std::string_view(m_items[k].key); });
+  return i == nullptr ? nullptr : &m_items[*i].value;
+}
+
 std::optional<std::string> ConstructModel::parent_of(const std::string& child) const {
-  auto it = m_index.find(child);
-  if (it == m_index.end()) return std::nullopt;
-  const pyjson::Value* v = &m_items[it->second].value;
+  const pyjson::Value* v = find(child);
+  if (v == nullptr) return std::nullopt;
   if (v->is_array() && !v->as_array().empty()) v = &v->as_array()[0];
   if (const auto* s = v->if_string(); s != nullptr && !s->empty()) return *s;
   return std::nullopt;

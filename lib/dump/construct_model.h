@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "core/name_table.h"
 #include "core/result.h"
 #include "pyjson/json_value.h"
 
@@ -22,16 +22,30 @@ inline constexpr std::string_view k_megatron_key = "megatron_micro_step_number";
 class ConstructModel {
  public:
   // Records child -> parent. With `micro_step` the Megatron form [parent, micro_step] is used.
-  void set(const std::string& child, std::optional<std::string> parent, std::optional<std::int64_t> micro_step);
+  void set(std::string child, std::optional<std::string> parent, std::optional<std::int64_t> micro_step) {
+    const auto h = hash(child);
+    set(std::move(child), h, std::move(parent), micro_step);
+  }
+  // The same with the key's hash computed ahead (hash(child)).
+  void set(std::string child, std::uint64_t child_hash, std::optional<std::string> parent,
+           std::optional<std::int64_t> micro_step);
   // Records a raw value as read from a construct.json (replaying an msprobe dump).
-  void set_raw(const std::string& key, pyjson::Value value);
+  void set_raw(std::string key, pyjson::Value value) {
+    const auto h = hash(key);
+    set_raw(std::move(key), h, std::move(value));
+  }
+  void set_raw(std::string key, std::uint64_t key_hash, pyjson::Value value);
+  // The hash set() and prefetch() take.
+  static std::uint64_t hash(std::string_view key) { return NameTable<std::uint32_t>::hash(key); }
+  // Starts loading the index slot of a key that set() will be called with soon.
+  void prefetch(std::uint64_t key_hash) const { m_index.prefetch(key_hash); }
   std::size_t size() const { return m_items.size(); }
   // Makes room for `n` keys.
   void reserve(std::size_t n) {
     m_items.reserve(n);
     m_index.reserve(n);
   }
-  bool contains(const std::string& key) const { return m_index.count(key) != 0; }
+  bool contains(const std::string& key) const { return find(key) != nullptr; }
   // The parent of `child` (Megatron form unwrapped); nullopt when absent or null.
   std::optional<std::string> parent_of(const std::string& child) const;
   // Whether `ancestor` is `name` itself or one of its ancestors (following parents).
@@ -40,8 +54,10 @@ class ConstructModel {
   void write(pyjson::JsonWriter& w) const;
 
  private:
+  const pyjson::Value* find(std::string_view key) const;
+
   std::vector<pyjson::Member> m_items;
-  std::unordered_map<std::string, std::size_t> m_index;
+  NameTable<std::uint32_t> m_index;  // key -> position in m_items
   std::optional<std::int64_t> m_max_micro_step;
 };
 

@@ -18,6 +18,14 @@ Result<std::string> required_string(const pyjson::Value& obj, std::string_view k
   return v->as_string();
 }
 
+// required_string, moving the string out of `obj`.
+Result<std::string> take_string(pyjson::Value& obj, std::string_view key) {
+  auto* v = obj.find(key);
+  if (v == nullptr) return invalid_input(fmt::format("/{}: missing (expected a string)", key));
+  if (!v->is_string()) return expected(fmt::format("/{}", key), "a string", *v);
+  return std::move(v->as_string());
+}
+
 template <typename E>
 Result<std::optional<E>> optional_enum(const pyjson::Value& obj, std::string_view key,
                                        std::optional<E> (*parse)(std::string_view), std::string_view allowed) {
@@ -112,7 +120,7 @@ Result<TraceEvent> parse_trace_event(pyjson::Value&& line) {
     ev.unknown_kind = *kind;
     return ev;
   }
-  auto name = required_string(line, "name");
+  auto name = take_string(line, "name");
   if (!name) return name.error();
   if (name->empty()) return invalid_input("/name: expected a non-empty entry name");
   ev.name = std::move(*name);
@@ -123,20 +131,22 @@ Result<TraceEvent> parse_trace_event(pyjson::Value&& line) {
         if (m.key != "kind" && m.key != "name") ev.sections.push_back(std::move(m));
       break;
     case EventKind::stack: {
-      const auto* frames = line.find("frames");
+      auto* frames = line.find("frames");
       if (frames == nullptr) return invalid_input("/frames: missing (expected a list of strings)");
       if (!frames->is_array()) return expected("/frames", "a list of strings", *frames);
-      for (std::size_t i = 0; i < frames->size(); ++i) {
-        const auto& f = frames->as_array()[i];
+      auto& items = frames->as_array();
+      ev.frames.reserve(items.size());
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        auto& f = items[i];
         if (!f.is_string()) return expected(fmt::format("/frames/{}", i), "a string", f);
-        ev.frames.push_back(f.as_string());
+        ev.frames.push_back(std::move(f.as_string()));
       }
       break;
     }
     case EventKind::construct: {
-      const auto* parent = line.find("parent");
+      auto* parent = line.find("parent");
       if (parent == nullptr) return invalid_input("/parent: missing (expected a string or null)");
-      if (parent->is_string()) ev.parent = parent->as_string();
+      if (parent->is_string()) ev.parent = std::move(parent->as_string());
       else if (!parent->is_null()) return expected("/parent", "a string or null", *parent);
       auto micro = optional_int(line, "micro_step");
       if (!micro) return micro.error();
