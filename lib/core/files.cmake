@@ -9,4 +9,5 @@ list(APPEND MSDUMP_LIB_SOURCES
 list(APPEND MSDUMP_TEST_SOURCES
   tests/core/dtype_test.cpp
   tests/core/byte_source_test.cpp
-  tests/core/atomic_file_test.cpp)
+  tests/core/atomic_file_test.cpp
+  tests/core/name_table_test.cpp)
