@@ -14,6 +14,10 @@ namespace msdump {
 namespace {
 
 constexpr std::size_t k_buffer_size = 1 << 20;
+// Writeback of a large file is started every this many bytes, so that the fsync in commit()
+// finds most of the file already on its way to disk (a 190 MB dump.json: ~0.1 s of fsync
+// at the end of the run otherwise).
+constexpr std::uint64_t k_writeback_step = std::uint64_t{16} << 20;
 constexpr std::string_view k_tmp_marker = ".msdump-tmp-";
 
 std::string temporary_name(const std::string& path) {
@@ -64,7 +68,14 @@ void AtomicFile::flush_buffer() {
     }
     done += static_cast<std::size_t>(n);
   }
+  m_flushed += done;
   m_buffer.clear();
+  if (!m_direct && m_errno == 0 && m_flushed - m_writeback_from >= k_writeback_step) {
+    // Only starts the writeback (no waiting); commit()'s fsync still makes it durable.
+    ::sync_file_range(m_fd, static_cast<off_t>(m_writeback_from), static_cast<off_t>(m_flushed - m_writeback_from),
+                      SYNC_FILE_RANGE_WRITE);
+    m_writeback_from = m_flushed;
+  }
 }
 
 void AtomicFile::write(std::string_view bytes) {

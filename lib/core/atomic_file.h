@@ -6,6 +6,7 @@
 // directly: renaming over it would replace the device with a file.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -43,6 +44,8 @@ class AtomicFile {
   Overwrite m_overwrite;
   std::string m_buffer;
   std::size_t m_written = 0;
+  std::uint64_t m_flushed = 0;      // bytes handed to write(2)
+  std::uint64_t m_writeback_from = 0;  // start of the bytes whose writeback was not started yet
   int m_errno = 0;
   bool m_committed = false;
   bool m_direct = false;  // writing straight to a device / FIFO
