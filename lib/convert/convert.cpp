@@ -22,6 +22,7 @@
 #include "dump/construct_model.h"
 #include "dump/dump_writer.h"
 #include "dump/entry_name.h"
+#include "dump/frame_lists.h"
 #include "dump/stack_model.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/json_writer.h"
@@ -242,9 +243,12 @@ dump::DumpHeader dump_header(const Plan& plan) {
 // merge rules and collects stacks and construct edges; pass 2 re-reads, per entry, exactly the
 // lines that contribute to it, merges them, computes statistics and writes the entry.
 
+constexpr std::uint32_t k_no_frames_id = UINT32_MAX;
+
 struct StackEvent {
   std::string name;
-  std::vector<std::string> frames;
+  std::uint32_t frames_id = k_no_frames_id;  // interned by the index pass's reader, or
+  std::vector<std::string> frames;           // parsed on the calling thread (interned later)
 };
 
 Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string& dir, const std::string& out,
@@ -258,6 +262,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   std::optional<Plan> plan;
   std::optional<EntryOrder> order;
   std::vector<StackEvent> stacks;
+  dump::FrameLists frame_lists;  // the reader's during pass 1, then the stack.json thread's
   dump::ConstructModel construct;
   std::vector<std::string> header_warnings;
   std::unordered_set<std::string> scope_kept;  // names with an event inside the scope
@@ -272,6 +277,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     bool terminated = true;
     bool scanned = false;                  // a plain data line: name and keys in the batch
     std::uint64_t name_hash = 0;           // NameTable hash of the event's name, when known
+    std::uint32_t frames_id = k_no_frames_id;  // a stack line parsed directly: its frames' number
     std::uint32_t name_off = 0, name_len = 0;
     std::uint32_t keys_begin = 0, keys_end = 0;
     std::optional<trace::TraceEvent> event;  // a stack or construct line, parsed directly; or
@@ -337,7 +343,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
                                    fmt::format("unknown event kind \"{}\" ignored", ev.unknown_kind)});
         return {};
       case trace::EventKind::stack:
-        stacks.push_back({std::move(ev.name), std::move(ev.frames)});
+        stacks.push_back({std::move(ev.name), line.frames_id, std::move(ev.frames)});
         return {};
       case trace::EventKind::construct:
         if (construct_key_kept(ev.name, plan->level)) {
@@ -449,6 +455,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
           rec.keys_end = static_cast<std::uint32_t>(batch->keys.size());
         } else if (first_seen && trace::parse_meta_event_line(line.text, meta)) {
           rec.name_hash = EntryOrder::hash(meta.name);
+          if (meta.kind == trace::EventKind::stack) rec.frames_id = frame_lists.intern(std::move(meta.frames));
           rec.event = std::move(meta);
         } else if (line.text.find_first_not_of(" \t\r") != std::string_view::npos) {
           first_seen = true;
@@ -648,10 +655,12 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   std::jthread aux([&] {
     {
       dump::StackModel stack;
+      for (auto& s : stacks)  // the reader has finished: stacks parsed on this side join its lists
+        if (s.frames_id == k_no_frames_id) s.frames_id = frame_lists.intern(std::move(s.frames));
       for (auto& s : stacks)
         if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct) &&
             (!plan->scope.active() || scope_kept.contains(s.name)))
-          stack.add(s.name, std::move(s.frames));
+          stack.add(s.name, s.frames_id, frame_lists);
       stack_file = dump::format_json_file(join_path(out, "stack.json"), o.overwrite,
                                     [&](pyjson::JsonWriter& w) { stack.write(w); });
       if (stack_file)

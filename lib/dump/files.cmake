@@ -3,6 +3,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/dump/data_name.cpp
   lib/dump/tensor_leaf.cpp
   lib/dump/leaf_walk.cpp
+  lib/dump/frame_lists.cpp
   lib/dump/stack_model.cpp
   lib/dump/construct_model.cpp
   lib/dump/dump_writer.cpp)

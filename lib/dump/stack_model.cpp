@@ -7,25 +7,31 @@
 
 namespace msdump::dump {
 
-std::size_t StackModel::FramesHash::operator()(const std::vector<std::string>& v) const {
-  std::size_t h = v.size();
-  for (const auto& s : v) h = h * 1000003u ^ std::hash<std::string>{}(s);
-  return h;
+void StackModel::add(const std::string& name, std::vector<std::string> frames) {
+  if (contains(name)) return;  // before interning: a name's first stack is the one kept
+  const std::uint32_t id = m_own.intern(std::move(frames));
+  add(name, id, m_own);
 }
 
-void StackModel::add(const std::string& name, std::vector<std::string> frames) {
-  if (m_names.count(name) != 0) return;
-  auto it = m_index.find(frames);
-  std::size_t g;
-  if (it == m_index.end()) {
-    g = m_groups.size();
-    m_index.emplace(frames, g);
-    m_groups.push_back(Group{{}, std::move(frames)});
-  } else {
-    g = it->second;
+void StackModel::add(const std::string& name, std::uint32_t frames_id, const FrameLists& lists) {
+  if (&lists != &m_own) m_external = &lists;
+  const auto h = NameTable<std::uint64_t>::hash(name);
+  auto name_of = [&](std::uint64_t pos) { return name_at(pos); };
+  if (m_names.find(name, h, name_of) != nullptr) return;
+  if (m_group_of.size() <= frames_id) m_group_of.resize(frames_id + 1, 0);
+  if (m_group_of[frames_id] == 0) {
+    m_groups.push_back(Group{{}, frames_id});
+    m_group_of[frames_id] = static_cast<std::uint32_t>(m_groups.size());
   }
-  m_groups[g].names.push_back(name);
-  m_names.emplace(name, g);
+  const std::size_t g = m_group_of[frames_id] - 1;
+  auto& names = m_groups[g].names;
+  names.push_back(name);
+  m_names.insert(names.back(), h, (std::uint64_t{g} << 32) | (names.size() - 1), name_of);
+}
+
+bool StackModel::contains(const std::string& name) const {
+  return m_names.find(name, NameTable<std::uint64_t>::hash(name), [&](std::uint64_t pos) { return name_at(pos); }) !=
+         nullptr;
 }
 
 void StackModel::write(pyjson::JsonWriter& w) const {
@@ -37,7 +43,7 @@ void StackModel::write(pyjson::JsonWriter& w) const {
     for (const auto& n : m_groups[g].names) w.value(n);
     w.end_array();
     w.begin_array();
-    for (const auto& f : m_groups[g].frames) w.value(f);
+    for (const auto& f : lists().at(m_groups[g].frames_id)) w.value(f);
     w.end_array();
     w.end_array();
   }

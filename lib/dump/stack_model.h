@@ -5,10 +5,11 @@
 
 #include <functional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
+#include "core/name_table.h"
 #include "core/result.h"
+#include "dump/frame_lists.h"
 
 namespace msdump::pyjson { class Value; class JsonWriter; }
 
@@ -18,10 +19,13 @@ class StackModel {
  public:
   // Records the stack of `name`. A name recorded twice is kept once, in its first group.
   void add(const std::string& name, std::vector<std::string> frames);
+  // The same for a stack interned in `lists`, which must outlive the model and be the same
+  // for every call (a model is built either this way or with the call above, not both).
+  void add(const std::string& name, std::uint32_t frames_id, const FrameLists& lists);
   bool empty() const { return m_groups.empty(); }
   std::size_t group_count() const { return m_groups.size(); }
   std::size_t name_count() const { return m_names.size(); }
-  bool contains(const std::string& name) const { return m_names.count(name) != 0; }
+  bool contains(const std::string& name) const;
 
   // Writes the whole stack.json document.
   void write(pyjson::JsonWriter& w) const;
@@ -35,14 +39,18 @@ class StackModel {
  private:
   struct Group {
     std::vector<std::string> names;
-    std::vector<std::string> frames;
+    std::uint32_t frames_id;
   };
-  struct FramesHash {
-    std::size_t operator()(const std::vector<std::string>& v) const;
-  };
+  const FrameLists& lists() const { return m_external != nullptr ? *m_external : m_own; }
+  std::string_view name_at(std::uint64_t pos) const {
+    return m_groups[static_cast<std::size_t>(pos >> 32)].names[static_cast<std::uint32_t>(pos)];
+  }
+
   std::vector<Group> m_groups;
-  std::unordered_map<std::vector<std::string>, std::size_t, FramesHash> m_index;
-  std::unordered_map<std::string, std::size_t> m_names;
+  FrameLists m_own;                        // stacks added as lists of strings
+  const FrameLists* m_external = nullptr;  // or the caller's, for stacks added by number
+  std::vector<std::uint32_t> m_group_of;   // frames id -> group + 1 (0: none yet)
+  NameTable<std::uint64_t> m_names;        // name -> (group << 32 | index in its names)
 };
 
 // Non-template core of StackModel::from_json: calls visit(name, frames) in replay order.
