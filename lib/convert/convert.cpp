@@ -411,13 +411,32 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     std::mutex qmu;
     std::condition_variable q_cv;
     std::deque<std::unique_ptr<LineBatch>> queue;
+    std::vector<std::unique_ptr<LineBatch>> spare;  // applied batches, for the reader to refill
     bool q_stop = false;
     constexpr std::size_t k_queue_batches = 4;
     constexpr std::size_t k_batch_lines = 2048;
     std::jthread reader([&] {
-      auto new_batch = [] {
-        auto b = std::make_unique<LineBatch>();
-        b->recs.reserve(k_batch_lines);
+      // A batch whose memory is already mapped and warm, when one came back from the applier.
+      auto new_batch = [&] {
+        std::unique_ptr<LineBatch> b;
+        {
+          std::lock_guard lock(qmu);
+          if (!spare.empty()) {
+            b = std::move(spare.back());
+            spare.pop_back();
+          }
+        }
+        if (!b) {
+          b = std::make_unique<LineBatch>();
+          b->recs.reserve(k_batch_lines);
+          b->chars.reserve(k_batch_lines * 64);
+          b->keys.reserve(k_batch_lines * 2);
+        }
+        b->recs.clear();
+        b->chars.clear();
+        b->keys.clear();
+        b->read_error.reset();
+        b->last = false;
         return b;
       };
       auto batch = new_batch();
@@ -426,16 +445,18 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       trace::TraceEvent meta;
       auto hand_over = [&](bool last) -> bool {
         batch->last = last;
-        std::unique_lock lock(qmu);
-        q_cv.wait(lock, [&] { return q_stop || queue.size() < k_queue_batches; });
-        if (q_stop) return false;
-        queue.push_back(std::move(batch));
-        batch = new_batch();
+        {
+          std::unique_lock lock(qmu);
+          q_cv.wait(lock, [&] { return q_stop || queue.size() < k_queue_batches; });
+          if (q_stop) return false;
+          queue.push_back(std::move(batch));
+        }
         q_cv.notify_all();
+        if (!last) batch = new_batch();
         return true;
       };
       auto r = trace::for_each_line(**src, [&](const trace::Line& line) -> Result<void> {
-        LineRec rec;
+        LineRec& rec = batch->recs.emplace_back();
         rec.number = line.number;
         rec.offset = line.offset;
         rec.length = static_cast<std::uint32_t>(line.text.size());
@@ -455,8 +476,15 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
           rec.keys_end = static_cast<std::uint32_t>(batch->keys.size());
         } else if (first_seen && trace::parse_meta_event_line(line.text, meta)) {
           rec.name_hash = EntryOrder::hash(meta.name);
-          if (meta.kind == trace::EventKind::stack) rec.frames_id = frame_lists.intern(std::move(meta.frames));
-          rec.event = std::move(meta);
+          auto& ev = rec.event.emplace();
+          ev.kind = meta.kind;
+          ev.name = std::move(meta.name);
+          if (meta.kind == trace::EventKind::stack) {
+            rec.frames_id = frame_lists.intern(std::move(meta.frames));  // moved only when new
+          } else {
+            ev.parent = std::move(meta.parent);
+            ev.micro_step = meta.micro_step;
+          }
         } else if (line.text.find_first_not_of(" \t\r") != std::string_view::npos) {
           first_seen = true;
           auto v = pyjson::parse_json(line.text);
@@ -467,7 +495,6 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
             rec.error = v.error();
           }
         }
-        batch->recs.push_back(std::move(rec));
         if (batch->recs.size() >= k_batch_lines && !hand_over(false)) return Error{ErrorCode::internal, "stopped"};
         return {};
       });
@@ -517,6 +544,8 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         break;
       }
       if (batch->last) break;
+      std::lock_guard lock(qmu);
+      if (spare.size() < k_queue_batches) spare.push_back(std::move(batch));
     }
   }
   if (!pass1) return pass1.error();

@@ -11,5 +11,6 @@ list(APPEND MSDUMP_LIB_SOURCES
 list(APPEND MSDUMP_TEST_SOURCES
   tests/convert/data_mode_test.cpp
   tests/convert/scope_filter_test.cpp
+  tests/convert/many_batches_test.cpp
   tests/convert/tensor_source_test.cpp
   tests/convert/entry_order_test.cpp)
