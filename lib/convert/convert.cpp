@@ -243,12 +243,9 @@ dump::DumpHeader dump_header(const Plan& plan) {
 // merge rules and collects stacks and construct edges; pass 2 re-reads, per entry, exactly the
 // lines that contribute to it, merges them, computes statistics and writes the entry.
 
-constexpr std::uint32_t k_no_frames_id = UINT32_MAX;
-
 struct StackEvent {
   std::string name;
-  std::uint32_t frames_id = k_no_frames_id;  // interned by the index pass's reader, or
-  std::vector<std::string> frames;           // parsed on the calling thread (interned later)
+  std::uint32_t frames_id = 0;  // in the conversion's FrameLists
 };
 
 Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string& dir, const std::string& out,
@@ -262,22 +259,26 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   std::optional<Plan> plan;
   std::optional<EntryOrder> order;
   std::vector<StackEvent> stacks;
-  dump::FrameLists frame_lists;  // the reader's during pass 1, then the stack.json thread's
+  dump::FrameLists frame_lists;  // distinct call stacks, interned as stack events are applied
   dump::ConstructModel construct;
   std::vector<std::string> header_warnings;
   std::unordered_set<std::string> scope_kept;  // names with an event inside the scope
 
-  // Pass 1 runs as two stages: a reader thread reads the lines, scans plain data lines (no
-  // values built) and parses every other line; this thread applies them in line order (header,
-  // merge order, stacks, construct). Errors come out in line order as before.
+  // Pass 1 runs as a pipeline: a reader thread reads the lines into batches; each batch is
+  // scanned (plain data lines: no values built; stack and construct lines: parsed directly;
+  // any other line: parsed fully) by whichever thread gets to it first: this thread, which
+  // then applies the batches in line order (header, merge order, stacks, construct), or the
+  // reader, which scans the newest batches while the queue is full. Errors come out in line
+  // order as before.
   struct LineRec {
     std::uint64_t number = 0;
     std::uint64_t offset = 0;
     std::uint32_t length = 0;
+    std::uint32_t text_off = 0;            // the line's bytes in the batch's text
     bool terminated = true;
+    bool header = false;                   // the first non-blank line: always parsed fully
     bool scanned = false;                  // a plain data line: name and keys in the batch
     std::uint64_t name_hash = 0;           // NameTable hash of the event's name, when known
-    std::uint32_t frames_id = k_no_frames_id;  // a stack line parsed directly: its frames' number
     std::uint32_t name_off = 0, name_len = 0;
     std::uint32_t keys_begin = 0, keys_end = 0;
     std::optional<trace::TraceEvent> event;  // a stack or construct line, parsed directly; or
@@ -285,11 +286,45 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     std::optional<Error> error;            // why it does not parse
   };
   struct LineBatch {
+    std::string text;   // the lines, back to back
     std::string chars;  // names and keys of the scanned lines
     std::vector<std::pair<std::uint32_t, std::uint32_t>> keys;
     std::vector<LineRec> recs;
     std::optional<Error> read_error;  // for_each_line failed after these lines
     bool last = false;
+    enum class State { raw, scanning, scanned } state = State::raw;  // guarded by the queue's mutex
+  };
+  // Scans the lines of a raw batch (see above); run by one thread at a time per batch.
+  auto scan_batch = [](LineBatch& batch) {
+    trace::ScannedEvent scanned;
+    trace::TraceEvent meta;
+    for (auto& rec : batch.recs) {
+      const std::string_view text = std::string_view(batch.text).substr(rec.text_off, rec.length);
+      if (!rec.header && trace::scan_event_line(text, scanned) && scanned.kind == "data" && !scanned.name.empty()) {
+        rec.scanned = true;
+        rec.name_hash = EntryOrder::hash(scanned.name);
+        rec.name_off = static_cast<std::uint32_t>(batch.chars.size());
+        rec.name_len = static_cast<std::uint32_t>(scanned.name.size());
+        batch.chars += scanned.name;
+        rec.keys_begin = static_cast<std::uint32_t>(batch.keys.size());
+        for (const auto k : scanned.keys) {
+          batch.keys.emplace_back(static_cast<std::uint32_t>(batch.chars.size()), static_cast<std::uint32_t>(k.size()));
+          batch.chars += k;
+        }
+        rec.keys_end = static_cast<std::uint32_t>(batch.keys.size());
+      } else if (!rec.header && trace::parse_meta_event_line(text, meta)) {
+        rec.name_hash = EntryOrder::hash(meta.name);
+        rec.event = std::move(meta);
+      } else if (text.find_first_not_of(" \t\r") != std::string_view::npos) {
+        auto v = pyjson::parse_json(text);
+        if (v) {
+          if (const auto* n = v->find("name"); n != nullptr && n->is_string()) rec.name_hash = EntryOrder::hash(n->as_string());
+          rec.value = std::move(*v);
+        } else {
+          rec.error = v.error();
+        }
+      }
+    }
   };
 
   // A data event of the index pass: where it goes in the entry order. `keys` are its members
@@ -343,7 +378,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
                                    fmt::format("unknown event kind \"{}\" ignored", ev.unknown_kind)});
         return {};
       case trace::EventKind::stack:
-        stacks.push_back({std::move(ev.name), line.frames_id, std::move(ev.frames)});
+        stacks.push_back({std::move(ev.name), frame_lists.intern(std::move(ev.frames))});
         return {};
       case trace::EventKind::construct:
         if (construct_key_kept(ev.name, plan->level)) {
@@ -415,6 +450,15 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     bool q_stop = false;
     constexpr std::size_t k_queue_batches = 4;
     constexpr std::size_t k_batch_lines = 2048;
+    // Takes the newest raw batch of the queue for scanning, or returns nullptr (lock held).
+    auto claim_newest = [&]() -> LineBatch* {
+      for (auto it = queue.rbegin(); it != queue.rend(); ++it)
+        if ((*it)->state == LineBatch::State::raw) {
+          (*it)->state = LineBatch::State::scanning;
+          return it->get();
+        }
+      return nullptr;
+    };
     std::jthread reader([&] {
       // A batch whose memory is already mapped and warm, when one came back from the applier.
       auto new_batch = [&] {
@@ -432,26 +476,38 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
           b->chars.reserve(k_batch_lines * 64);
           b->keys.reserve(k_batch_lines * 2);
         }
+        b->text.clear();
         b->recs.clear();
         b->chars.clear();
         b->keys.clear();
         b->read_error.reset();
         b->last = false;
+        b->state = LineBatch::State::raw;
         return b;
       };
       auto batch = new_batch();
-      bool first_seen = false;  // the first non-blank line (the header) is always parsed fully
-      trace::ScannedEvent scanned;
-      trace::TraceEvent meta;
+      bool header_seen = false;
+      // Queues the batch; while the queue is full, scans its newest raw batches.
       auto hand_over = [&](bool last) -> bool {
         batch->last = last;
         {
           std::unique_lock lock(qmu);
-          q_cv.wait(lock, [&] { return q_stop || queue.size() < k_queue_batches; });
           if (q_stop) return false;
           queue.push_back(std::move(batch));
+          q_cv.notify_all();
+          while (!q_stop && queue.size() > k_queue_batches) {
+            if (LineBatch* b = claim_newest()) {
+              lock.unlock();
+              scan_batch(*b);
+              lock.lock();
+              b->state = LineBatch::State::scanned;
+              q_cv.notify_all();
+              continue;
+            }
+            q_cv.wait(lock);
+          }
+          if (q_stop) return false;
         }
-        q_cv.notify_all();
         if (!last) batch = new_batch();
         return true;
       };
@@ -460,42 +516,13 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         rec.number = line.number;
         rec.offset = line.offset;
         rec.length = static_cast<std::uint32_t>(line.text.size());
+        rec.text_off = static_cast<std::uint32_t>(batch->text.size());
         rec.terminated = line.terminated;
-        if (first_seen && trace::scan_event_line(line.text, scanned) && scanned.kind == "data" &&
-            !scanned.name.empty()) {
-          rec.scanned = true;
-          rec.name_hash = EntryOrder::hash(scanned.name);
-          rec.name_off = static_cast<std::uint32_t>(batch->chars.size());
-          rec.name_len = static_cast<std::uint32_t>(scanned.name.size());
-          batch->chars += scanned.name;
-          rec.keys_begin = static_cast<std::uint32_t>(batch->keys.size());
-          for (const auto k : scanned.keys) {
-            batch->keys.emplace_back(static_cast<std::uint32_t>(batch->chars.size()), static_cast<std::uint32_t>(k.size()));
-            batch->chars += k;
-          }
-          rec.keys_end = static_cast<std::uint32_t>(batch->keys.size());
-        } else if (first_seen && trace::parse_meta_event_line(line.text, meta)) {
-          rec.name_hash = EntryOrder::hash(meta.name);
-          auto& ev = rec.event.emplace();
-          ev.kind = meta.kind;
-          ev.name = std::move(meta.name);
-          if (meta.kind == trace::EventKind::stack) {
-            rec.frames_id = frame_lists.intern(std::move(meta.frames));  // moved only when new
-          } else {
-            ev.parent = std::move(meta.parent);
-            ev.micro_step = meta.micro_step;
-          }
-        } else if (line.text.find_first_not_of(" \t\r") != std::string_view::npos) {
-          first_seen = true;
-          auto v = pyjson::parse_json(line.text);
-          if (v) {
-            if (const auto* n = v->find("name"); n != nullptr && n->is_string()) rec.name_hash = EntryOrder::hash(n->as_string());
-            rec.value = std::move(*v);
-          } else {
-            rec.error = v.error();
-          }
-        }
-        if (batch->recs.size() >= k_batch_lines && !hand_over(false)) return Error{ErrorCode::internal, "stopped"};
+        if (!header_seen && line.text.find_first_not_of(" \t\r") != std::string_view::npos)
+          rec.header = header_seen = true;
+        batch->text += line.text;
+        if ((batch->recs.size() >= k_batch_lines || batch->text.size() >= (std::size_t{1} << 30)) && !hand_over(false))
+          return Error{ErrorCode::internal, "stopped"};
         return {};
       });
       if (!r) {
@@ -514,23 +541,29 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       }
       q_cv.notify_all();
     };
+    // Index slots of the names a few lines ahead are loaded while this line is applied.
+    constexpr std::size_t k_prefetch_lines = 8;
+    auto prefetch = [&](const LineRec& line) {
+      if (line.name_hash == 0 || !order) return;
+      if (line.scanned) order->prefetch(line.name_hash);
+      else construct.prefetch(line.name_hash);
+    };
     while (true) {
-      std::unique_ptr<LineBatch> batch;
+      LineBatch* batch = nullptr;
       {
         std::unique_lock lock(qmu);
         q_cv.wait(lock, [&] { return !queue.empty(); });
-        batch = std::move(queue.front());
-        queue.pop_front();
+        batch = queue.front().get();
+        if (batch->state == LineBatch::State::raw) {
+          batch->state = LineBatch::State::scanning;
+          lock.unlock();
+          scan_batch(*batch);
+          lock.lock();
+          batch->state = LineBatch::State::scanned;
+        }
+        q_cv.wait(lock, [&] { return batch->state == LineBatch::State::scanned; });
       }
-      q_cv.notify_all();
       Result<void> r;
-      // Index slots of the names a few lines ahead are loaded while this line is applied.
-      constexpr std::size_t k_prefetch_lines = 8;
-      auto prefetch = [&](const LineRec& line) {
-        if (line.name_hash == 0 || !order) return;
-        if (line.scanned) order->prefetch(line.name_hash);
-        else construct.prefetch(line.name_hash);
-      };
       for (std::size_t i = 0; i < batch->recs.size() && i < k_prefetch_lines; ++i) prefetch(batch->recs[i]);
       for (std::size_t i = 0; i < batch->recs.size(); ++i) {
         if (i + k_prefetch_lines < batch->recs.size()) prefetch(batch->recs[i + k_prefetch_lines]);
@@ -543,9 +576,15 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
         stop_reader();
         break;
       }
-      if (batch->last) break;
-      std::lock_guard lock(qmu);
-      if (spare.size() < k_queue_batches) spare.push_back(std::move(batch));
+      const bool last = batch->last;
+      {
+        std::lock_guard lock(qmu);
+        auto done = std::move(queue.front());
+        queue.pop_front();
+        if (!last && spare.size() < k_queue_batches) spare.push_back(std::move(done));
+      }
+      q_cv.notify_all();
+      if (last) break;
     }
   }
   if (!pass1) return pass1.error();
@@ -684,8 +723,6 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   std::jthread aux([&] {
     {
       dump::StackModel stack;
-      for (auto& s : stacks)  // the reader has finished: stacks parsed on this side join its lists
-        if (s.frames_id == k_no_frames_id) s.frames_id = frame_lists.intern(std::move(s.frames));
       for (auto& s : stacks)
         if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct) &&
             (!plan->scope.active() || scope_kept.contains(s.name)))
