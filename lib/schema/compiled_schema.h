@@ -27,6 +27,7 @@
 #include "core/result.h"
 #include "pyjson/json_value.h"
 #include "schema/schema_regex.h"
+#include "schema/schema_regex_set.h"
 #include "schema/violation.h"
 
 namespace msdump::schema {
@@ -118,6 +119,8 @@ struct SchemaNode {
   // there are patternProperties; name_pattern_only when propertyNames is just
   // {"type": "string", "pattern": P}, so a name that matches P passes it without a walk.
   std::vector<const SchemaRegex*> member_patterns;
+  // The same patterns as one product automaton (one lookup per byte), when it is small.
+  std::unique_ptr<SchemaRegexSet> member_set;
   // Bit (1 << pyjson::Kind) set for each scalar kind that this schema (after $ref) accepts
   // without looking at the value (type only): the walker skips those values.
   unsigned trivial_kinds = 0;

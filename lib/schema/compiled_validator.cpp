@@ -429,7 +429,9 @@ class Walker {
     // All of the node's key patterns in one lockstep pass (SchemaNode::member_patterns).
     const bool batched = !n.member_patterns.empty();
     const std::uint64_t hits =
-        batched ? SchemaRegex::search_many(n.member_patterns.data(), n.member_patterns.size(), m.key) : 0;
+        !batched ? 0
+        : n.member_set ? n.member_set->search(m.key)
+                       : SchemaRegex::search_many(n.member_patterns.data(), n.member_patterns.size(), m.key);
     const bool name_ok = batched && n.name_pattern_only && ((hits >> n.pattern_properties.size()) & 1u) != 0;
     if (n.property_names != nullptr && !name_ok) {
       std::vector<Violation> name_violations;
@@ -691,6 +693,8 @@ void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
         n.name_pattern_only = true;
       }
     }
+    if (auto product = SchemaRegexSet::build(n.member_patterns.data(), n.member_patterns.size()))
+      n.member_set = std::make_unique<SchemaRegexSet>(std::move(*product));
   }
 }
 
