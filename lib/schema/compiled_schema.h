@@ -126,6 +126,19 @@ struct SchemaNode {
   unsigned trivial_kinds = 0;
   bool name_pattern_only = false;
 
+  // Set by prepare_fast_paths: the node after $ref, and on it which keyword groups can fail at
+  // all, so the walker skips the others (a group with no keyword accepts every value).
+  const SchemaNode* target = nullptr;
+  bool number_rules = false;   // minimum / maximum / exclusive*
+  bool string_rules = false;   // minLength / maxLength / pattern
+  bool object_rules = false;   // any object keyword
+  bool combinators = false;    // allOf / anyOf / oneOf / not / if
+  // required and dependencies as masks over `names` (when names has at most 64 entries):
+  // which must be present, and per dependency (its bit, the bits it needs).
+  std::uint64_t required_mask = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> dependency_masks;
+  bool masks = false;
+
   std::vector<const SchemaNode*> all_of, any_of, one_of;
   const SchemaNode* not_schema = nullptr;
   const SchemaNode* if_schema = nullptr;
