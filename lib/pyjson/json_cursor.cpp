@@ -202,6 +202,21 @@ inline void JsonCursor::skip_ws() {
 }
 
 void JsonCursor::skip_ws_slow() {
+  // json.dump(indent=1): a newline, fewer than 8 spaces of indentation and a token.
+  if (m_end - m_p >= 9 && *m_p == '\n') {
+    const std::uint64_t x = load8(m_p + 1) ^ (k_ones * ' ');
+    if (x != 0) {
+      constexpr std::uint64_t k_lows7 = 0x7F7F7F7F7F7F7F7Full;
+      const char* token = m_p + 1 + first_flagged((((x & k_lows7) + k_lows7) | x) & k_highs);
+      if (static_cast<unsigned char>(*token) > ' ') {
+        ++m_line;
+        m_line_start = m_p + 1;
+        m_column_base = 0;
+        m_p = token;
+        return;
+      }
+    }
+  }
   while (m_p != m_end) {
     const char c = *m_p;
     if (c == ' ' || c == '\t' || c == '\r') {
@@ -567,7 +582,13 @@ bool JsonCursor::parse_string(std::string& out) {
   const char* run = q;
   q = skip_plain(q);
   if (q != m_end && *q == '"') {
-    out.assign(run, q);
+    // Into an empty string (a new key or value): constructing a string in place and moving it
+    // in is inline, where assign() is a call that handles every overlap and capacity case.
+    if (out.empty()) {
+      out = std::string(run, q);
+    } else {
+      out.assign(run, q);
+    }
     m_p = q + 1;
     return true;
   }

@@ -110,6 +110,28 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(error_of("[\x80]") == "line 1, column 2: expected a value, found byte 0x80");
   }
 
+  TEST_CASE("reader counts lines and columns through json.dump(indent=1) indentation") {
+    // A newline and 0-7 spaces before a token (the inline path), 8 or more (the loop), tabs and
+    // carriage returns (never the inline path), and a newline near the end of the input.
+    std::string text = "[\n1,\n 2,\n  [\n   3,\n    {\n     \"k\": [\n      4,\n       5\n      ],";
+    text += "\n        \"m\": 6\n    },\n         7,\n\t8,\r\n 9\n   ]\n]";
+    auto v = parse_json(text);
+    REQUIRE(v);
+    CHECK(v->as_array().size() == 3);
+    CHECK(v->as_array()[2].as_array()[1].find("m")->offset() == text.find("6"));
+    const std::string prefixes[] = {"[\n 1,\n x", "[\n1,\n  2,\n       x", "[\n1,\n        x", "[\n\t\n x", "[\n1\n\n x"};
+    const std::string expected[] = {"line 3, column 2: expected a value, found 'x'",
+                                    "line 4, column 8: expected a value, found 'x'",
+                                    "line 3, column 9: expected a value, found 'x'",
+                                    "line 3, column 2: expected a value, found 'x'",
+                                    "line 4, column 2: expected ',' or ']' after an array item, found 'x'"};
+    for (std::size_t i = 0; i < std::size(prefixes); ++i) {
+      CHECK(error_of(prefixes[i] + "          ]") == expected[i]);
+      CHECK(error_of(prefixes[i]) == expected[i]);  // the token close to the end of the input
+    }
+    CHECK(error_of("[\n 1,\n 2,\n 3\n ]\n]") == "line 6, column 1: unexpected data after the JSON document");
+  }
+
   TEST_CASE("reader rejects bad strings: escapes, control characters, invalid UTF-8, lone surrogates") {
     CHECK(error_of(R"(["a\qb"])") == "line 1, column 4: invalid escape '\\q' in a string");
     CHECK(error_of(R"(["\u12G4"])") == "line 1, column 3: invalid \\u escape in a string (needs 4 hex digits)");
