@@ -109,6 +109,7 @@ DumpJsonStream::Step DumpJsonStream::step(DumpEvent& event) {
         event.type = DumpEvent::Type::data_end;
         event.key.clear();
         event.value = Value::null();
+        event.duplicate_keys = false;
         event.offset = m_cursor.offset();
         event.position = m_cursor.position();
         m_cursor.advance();
@@ -159,10 +160,12 @@ DumpJsonStream::Step DumpJsonStream::member(DumpEvent& event) {
     m_cursor.advance();
     event.type = DumpEvent::Type::data_begin;
     event.value = Value::null();
+    event.duplicate_keys = false;
     m_state = State::data_first;
     return Step::event;
   }
   if (!m_cursor.parse_value(event.value, 1)) return failure();
+  event.duplicate_keys = m_cursor.saw_duplicate_keys();
   event.type = DumpEvent::Type::member;
   m_state = State::top_next;
   return expect_value_end();
@@ -179,6 +182,7 @@ DumpJsonStream::Step DumpJsonStream::entry(DumpEvent& event) {
   }
   m_cursor.advance();
   if (!m_cursor.parse_value(event.value, 2)) return failure();
+  event.duplicate_keys = m_cursor.saw_duplicate_keys();
   event.type = DumpEvent::Type::entry;
   m_state = State::data_next;
   return expect_value_end();

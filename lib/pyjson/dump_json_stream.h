@@ -52,6 +52,8 @@ struct DumpEvent {
   Value value;            // member value or entry; null for data_begin / data_end
   std::uint64_t offset = 0;  // byte offset of the key's opening quote (data_end: of its '}')
   TextPosition position;     // line/column of `offset`
+  // With ReadOptions::note_duplicate_keys: an object in `value` (at any depth) repeats a key.
+  bool duplicate_keys = false;
 };
 
 class DumpJsonStream {

@@ -73,6 +73,61 @@ bool eight_digits(const char* p, std::uint64_t& acc) {
   }
 }
 
+// The double nearest to m / 10^q (ties to even), for 0 < m < 2^64 and 1 <= q <= 19, computed
+// exactly with one 128-by-64-bit division: the quotient of m * 2^s by 10^q is taken with 62 to
+// 64 bits, rounded to 53 with the remainder as the sticky bit. Python's repr of a float32-
+// derived statistic has 17 significant digits (0.0013313378440216184), which Clinger's fast
+// path does not take. False if the result would not be a normal double (from_chars decides).
+__extension__ typedef unsigned __int128 uint128;
+
+bool divide_by_power_of_ten(std::uint64_t m, int q, double& out) {
+  static constexpr std::uint64_t k_pow10[] = {1ull,
+                                              10ull,
+                                              100ull,
+                                              1000ull,
+                                              10000ull,
+                                              100000ull,
+                                              1000000ull,
+                                              10000000ull,
+                                              100000000ull,
+                                              1000000000ull,
+                                              10000000000ull,
+                                              100000000000ull,
+                                              1000000000000ull,
+                                              10000000000000ull,
+                                              100000000000000ull,
+                                              1000000000000000ull,
+                                              10000000000000000ull,
+                                              100000000000000000ull,
+                                              1000000000000000000ull,
+                                              10000000000000000000ull};
+  if (m == 0 || q < 1 || q > 19) return false;
+  const std::uint64_t d = k_pow10[q];
+  const int m_bits = 64 - std::countl_zero(m);
+  const int d_bits = 64 - std::countl_zero(d);
+  // m * 2^s < 2^(63 + d_bits) <= 2^127, and the quotient lies in (2^62, 2^64).
+  const int s = 63 + d_bits - m_bits;
+  const uint128 n = static_cast<uint128>(m) << s;
+  const auto quotient = static_cast<std::uint64_t>(n / d);
+  const bool sticky = n - static_cast<uint128>(quotient) * d != 0;
+  int shift = (64 - std::countl_zero(quotient)) - 53;  // 9 to 11 bits below the 53 kept
+  std::uint64_t mant = quotient >> shift;
+  const std::uint64_t rest = quotient & ((std::uint64_t{1} << shift) - 1);
+  const std::uint64_t half = std::uint64_t{1} << (shift - 1);
+  if (rest > half || (rest == half && (sticky || (mant & 1) != 0))) {
+    ++mant;
+    if (mant == std::uint64_t{1} << 53) {
+      mant >>= 1;
+      ++shift;
+    }
+  }
+  // value = mant * 2^(shift - s), mant in [2^52, 2^53)
+  const int biased = shift - s + 52 + 1023;
+  if (biased < 1 || biased > 2046) return false;
+  out = std::bit_cast<double>(static_cast<std::uint64_t>(biased) << 52 | (mant & ((std::uint64_t{1} << 52) - 1)));
+  return true;
+}
+
 // High bit set in each byte of w that is '"', '\', < 0x20 or >= 0x80 (the lowest flagged
 // byte is exact; later ones may be false positives from borrows, which is fine).
 std::uint64_t string_stop_mask(std::uint64_t w) {
@@ -107,6 +162,30 @@ bool is_prefix_of_pattern(const char* p, const char* end, std::string_view patte
     if (pattern[i] == 'h' ? hex_value(p[i]) < 0 : p[i] != pattern[i]) return false;
   }
   return true;
+}
+
+// Equality of two short keys without a memcmp call.
+bool same_key(const std::string& a, const std::string& b) {
+  const std::size_t n = a.size();
+  if (b.size() != n) return false;
+  std::size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i == n;
+}
+
+// Whether two of the `count` members at `m` have the same key.
+bool has_repeated_key(const Member* m, std::size_t count) {
+  if (count <= 16) {  // the usual leaf: comparing pairs beats hashing
+    for (std::size_t i = 1; i < count; ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (same_key(m[i].key, m[j].key)) return true;
+    return false;
+  }
+  std::vector<std::string_view> keys;
+  keys.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) keys.emplace_back(m[i].key);
+  std::sort(keys.begin(), keys.end());
+  return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
 }
 
 }  // namespace
@@ -178,6 +257,21 @@ inline void JsonCursor::skip_ws() {
 }
 
 void JsonCursor::skip_ws_slow() {
+  // json.dump(indent=1): a newline, fewer than 8 spaces of indentation and a token.
+  if (m_end - m_p >= 9 && *m_p == '\n') {
+    const std::uint64_t x = load8(m_p + 1) ^ (k_ones * ' ');
+    if (x != 0) {
+      constexpr std::uint64_t k_lows7 = 0x7F7F7F7F7F7F7F7Full;
+      const char* token = m_p + 1 + first_flagged((((x & k_lows7) + k_lows7) | x) & k_highs);
+      if (static_cast<unsigned char>(*token) > ' ') {
+        ++m_line;
+        m_line_start = m_p + 1;
+        m_column_base = 0;
+        m_p = token;
+        return;
+      }
+    }
+  }
   while (m_p != m_end) {
     const char c = *m_p;
     if (c == ' ' || c == '\t' || c == '\r') {
@@ -242,6 +336,7 @@ Error JsonCursor::error() const { return invalid_input(to_string(m_fail_position
 bool JsonCursor::parse_value(Value& out, std::size_t depth) {
   m_items.clear();
   m_members.clear();
+  m_duplicate_keys = false;
   m_fail_what.clear();
   m_fail_at_end = false;
   return value(out, depth);
@@ -346,6 +441,8 @@ bool JsonCursor::parse_object(Value& out, std::size_t depth) {
     }
     return fail_expected("',' or '}' after an object member");
   }
+  if (m_options.note_duplicate_keys && !m_duplicate_keys && m_members.size() - base > 1)
+    m_duplicate_keys = has_repeated_key(m_members.data() + base, m_members.size() - base);
   const auto first = m_members.begin() + static_cast<std::ptrdiff_t>(base);
   out = Value::object(Object(std::make_move_iterator(first), std::make_move_iterator(m_members.end())));
   m_members.erase(first, m_members.end());
@@ -490,6 +587,16 @@ bool JsonCursor::parse_number(Value& out) {
     out = Value::floating(negative ? -d : d);
     return true;
   }
+  if (exp_small && exp10 < 0 && exp10 >= -19) {
+    // Up to 19 significant digits (leading zeros do not count: the mantissa did not wrap).
+    int significant = ndigits;
+    for (const char* z = int_begin; z != p && (*z == '0' || *z == '.'); ++z) significant -= *z == '0';
+    double d = 0;
+    if (significant <= 19 && divide_by_power_of_ten(mantissa, -exp10, d)) {
+      out = Value::floating(negative ? -d : d);
+      return true;
+    }
+  }
   double d = 0;
   const auto [ptr, ec] = std::from_chars(start, p, d);
   if (ec == std::errc::result_out_of_range) {
@@ -540,7 +647,13 @@ bool JsonCursor::parse_string(std::string& out) {
   const char* run = q;
   q = skip_plain(q);
   if (q != m_end && *q == '"') {
-    out.assign(run, q);
+    // Into an empty string (a new key or value): constructing a string in place and moving it
+    // in is inline, where assign() is a call that handles every overlap and capacity case.
+    if (out.empty()) {
+      out = std::string(run, q);
+    } else {
+      out.assign(run, q);
+    }
     m_p = q + 1;
     return true;
   }

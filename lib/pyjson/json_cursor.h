@@ -39,6 +39,9 @@ namespace msdump::pyjson {
 struct ReadOptions {
   // Containers nested deeper than this are an error (msprobe itself stops at 400).
   std::size_t max_depth = 512;
+  // Compare the keys of every object as it closes (while they are in cache), for
+  // JsonCursor::saw_duplicate_keys(); off, that answer is always false.
+  bool note_duplicate_keys = false;
 };
 
 class JsonCursor {
@@ -88,6 +91,9 @@ class JsonCursor {
   bool parse_value(Value& out, std::size_t depth = 0);
   // Parses the string at pos(), which must be '"', into `out`. Returns false on failure.
   bool parse_string(std::string& out);
+  // With ReadOptions::note_duplicate_keys: whether an object of the last parse_value() (at any
+  // depth) has a key more than once.
+  bool saw_duplicate_keys() const { return m_duplicate_keys; }
 
   // Records a failure at pos(): "unexpected end of input, expected X" at the end of the
   // window, else "expected X, found 'c'". Always returns false.
@@ -132,6 +138,7 @@ class JsonCursor {
   // collects here and moves out into one exactly-sized vector when it closes.
   std::vector<Value> m_items;
   std::vector<Member> m_members;
+  bool m_duplicate_keys = false;
 
   std::string m_fail_what;
   TextPosition m_fail_position;

@@ -10,7 +10,9 @@
 // - Every value (and every member key) carries the byte offset where its token starts in the
 //   parsed text, so a finding can be turned into "line L, column C" (text_position.h).
 //
-// A Value owns its children; copying deep-copies. 48 bytes: kind, offset, 32-byte union.
+// A Value owns its children; copying deep-copies; a moved-from Value is null (so destroying
+// it, as every moved-from member of a parsed container is, costs nothing). 48 bytes: kind,
+// offset, 32-byte union.
 
 #include <cassert>
 #include <cstddef>
@@ -201,10 +203,21 @@ inline void Value::move_from(Value& other) noexcept {
     case Kind::boolean: m_u.b = other.m_u.b; break;
     case Kind::integer: m_u.i = other.m_u.i; break;
     case Kind::floating: m_u.d = other.m_u.d; break;
+    // The source is left null: its moved-from string or vector holds no memory, so its
+    // destructor has nothing to do and is not run (the storage is reused or dropped).
     case Kind::big_integer:
-    case Kind::string: new (&m_u.s) std::string(std::move(other.m_u.s)); break;
-    case Kind::array: new (&m_u.a) Array(std::move(other.m_u.a)); break;
-    case Kind::object: new (&m_u.o) Object(std::move(other.m_u.o)); break;
+    case Kind::string:
+      new (&m_u.s) std::string(std::move(other.m_u.s));
+      other.m_kind = Kind::null;
+      break;
+    case Kind::array:
+      new (&m_u.a) Array(std::move(other.m_u.a));
+      other.m_kind = Kind::null;
+      break;
+    case Kind::object:
+      new (&m_u.o) Object(std::move(other.m_u.o));
+      other.m_kind = Kind::null;
+      break;
   }
 }
 inline Value& Value::operator=(Value&& other) noexcept {

@@ -27,6 +27,7 @@
 #include "core/result.h"
 #include "pyjson/json_value.h"
 #include "schema/schema_regex.h"
+#include "schema/schema_regex_set.h"
 #include "schema/violation.h"
 
 namespace msdump::schema {
@@ -118,10 +119,25 @@ struct SchemaNode {
   // there are patternProperties; name_pattern_only when propertyNames is just
   // {"type": "string", "pattern": P}, so a name that matches P passes it without a walk.
   std::vector<const SchemaRegex*> member_patterns;
+  // The same patterns as one product automaton (one lookup per byte), when it is small.
+  std::unique_ptr<SchemaRegexSet> member_set;
   // Bit (1 << pyjson::Kind) set for each scalar kind that this schema (after $ref) accepts
   // without looking at the value (type only): the walker skips those values.
   unsigned trivial_kinds = 0;
   bool name_pattern_only = false;
+
+  // Set by prepare_fast_paths: the node after $ref, and on it which keyword groups can fail at
+  // all, so the walker skips the others (a group with no keyword accepts every value).
+  const SchemaNode* target = nullptr;
+  bool number_rules = false;   // minimum / maximum / exclusive*
+  bool string_rules = false;   // minLength / maxLength / pattern
+  bool object_rules = false;   // any object keyword
+  bool combinators = false;    // allOf / anyOf / oneOf / not / if
+  // required and dependencies as masks over `names` (when names has at most 64 entries):
+  // which must be present, and per dependency (its bit, the bits it needs).
+  std::uint64_t required_mask = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> dependency_masks;
+  bool masks = false;
 
   std::vector<const SchemaNode*> all_of, any_of, one_of;
   const SchemaNode* not_schema = nullptr;

@@ -119,8 +119,11 @@ class Walker {
 
   bool check(const SchemaNode& n, const pyjson::Value& v) {
     if (trivially_valid(n, v)) return true;
-    const SchemaNode* node = &n;
-    while (node->ref != nullptr) node = node->ref;
+    const SchemaNode* node = n.target;
+    if (node == nullptr) {
+      node = &n;
+      while (node->ref != nullptr) node = node->ref;
+    }
     if (node->always_false) {
       report(*node, "", "no value is allowed here");
       return false;
@@ -138,16 +141,24 @@ class Walker {
       return false;
     }
     if (node->has_enum) MSDUMP_SCHEMA_STEP(check_enum(*node, v));
+    // (A node not seen by prepare_fast_paths has target == nullptr: every group runs.)
+    const bool all = node != n.target;
     switch (v.kind()) {
       case pyjson::Kind::integer:
       case pyjson::Kind::big_integer:
-      case pyjson::Kind::floating: MSDUMP_SCHEMA_STEP(check_number(*node, v)); break;
-      case pyjson::Kind::string: MSDUMP_SCHEMA_STEP(check_string(*node, v.as_string())); break;
+      case pyjson::Kind::floating:
+        if (all || node->number_rules) MSDUMP_SCHEMA_STEP(check_number(*node, v));
+        break;
+      case pyjson::Kind::string:
+        if (all || node->string_rules) MSDUMP_SCHEMA_STEP(check_string(*node, v.as_string()));
+        break;
       case pyjson::Kind::array: MSDUMP_SCHEMA_STEP(check_array(*node, v.as_array())); break;
-      case pyjson::Kind::object: MSDUMP_SCHEMA_STEP(check_object(*node, v)); break;
+      case pyjson::Kind::object:
+        if (all || node->object_rules) MSDUMP_SCHEMA_STEP(check_object(*node, v));
+        break;
       default: break;
     }
-    MSDUMP_SCHEMA_STEP(check_combinators(*node, v));
+    if (all || node->combinators) MSDUMP_SCHEMA_STEP(check_combinators(*node, v));
 #undef MSDUMP_SCHEMA_STEP
     return ok;
   }
@@ -207,6 +218,8 @@ class Walker {
       if (p == nullptr) return !n.simple->required;
       return matches(*n.simple->schema, *p);
     }
+    if (trivially_valid(n, v)) return true;
+    if (fast()) return check(n, v);  // (a fast walker reports nothing: it can run it itself)
     return Walker(nullptr, {}).check(n, v);
   }
 
@@ -375,14 +388,19 @@ class Walker {
     auto has = [&](int name, const std::string& key) {
       return indexed ? (present >> name) & 1u : v.find(key) != nullptr;
     };
-    for (std::size_t r = 0; r < n.required.size(); ++r) {
+    // With masks, the loops below run only to report what the bit tests found broken.
+    bool check_required = !indexed || !n.masks || (present & n.required_mask) != n.required_mask;
+    if (indexed && n.masks && !check_required) {
+      for (const auto& [bit, needs] : n.dependency_masks) check_required = check_required || ((present & bit) != 0 && (present & needs) != needs);
+    }
+    for (std::size_t r = 0; check_required && r < n.required.size(); ++r) {
       if (!has(n.required_index[r], n.required[r])) {
         ok = false;
         if (fast()) return false;
         report(n, "required", "missing required property \"" + n.required[r] + "\"");
       }
     }
-    for (std::size_t d = 0; d < n.dependencies.size(); ++d) {
+    for (std::size_t d = 0; check_required && d < n.dependencies.size(); ++d) {
       const auto& [name, needs] = n.dependencies[d];
       if (!has(n.dependency_index[d].first, name)) continue;
       for (std::size_t j = 0; j < needs.size(); ++j) {
@@ -429,7 +447,9 @@ class Walker {
     // All of the node's key patterns in one lockstep pass (SchemaNode::member_patterns).
     const bool batched = !n.member_patterns.empty();
     const std::uint64_t hits =
-        batched ? SchemaRegex::search_many(n.member_patterns.data(), n.member_patterns.size(), m.key) : 0;
+        !batched ? 0
+        : n.member_set ? n.member_set->search(m.key)
+                       : SchemaRegex::search_many(n.member_patterns.data(), n.member_patterns.size(), m.key);
     const bool name_ok = batched && n.name_pattern_only && ((hits >> n.pattern_properties.size()) & 1u) != 0;
     if (n.property_names != nullptr && !name_ok) {
       std::vector<Violation> name_violations;
@@ -623,6 +643,34 @@ unsigned trivial_kinds(const SchemaNode& n) {
   return kinds;
 }
 
+// SchemaNode::target and the keyword-group flags and masks (after `dispatch` is set).
+void prepare_groups(SchemaNode& n) {
+  n.target = &resolved(n);
+  n.number_rules = n.has_minimum || n.has_maximum || n.has_exclusive_minimum || n.has_exclusive_maximum;
+  n.string_rules = n.min_length > 0 || n.max_length != SIZE_MAX || n.pattern != nullptr;
+  n.object_rules = n.min_properties > 0 || n.max_properties != SIZE_MAX || !n.required.empty() ||
+                   !n.dependencies.empty() || !n.schema_dependencies.empty() || !n.properties.empty() ||
+                   !n.pattern_properties.empty() || n.additional_properties != nullptr || n.additional_forbidden ||
+                   n.property_names != nullptr;
+  n.combinators = n.dispatch != nullptr || !n.all_of.empty() || !n.any_of.empty() || !n.one_of.empty() ||
+                  n.not_schema != nullptr || n.if_schema != nullptr;
+  n.masks = n.names.size() <= 64 &&
+            std::all_of(n.required_index.begin(), n.required_index.end(), [](int r) { return r >= 0; }) &&
+            std::all_of(n.dependency_index.begin(), n.dependency_index.end(), [](const auto& d) {
+              return d.first >= 0 && std::all_of(d.second.begin(), d.second.end(), [](int k) { return k >= 0; });
+            });
+  if (!n.masks) return;
+  auto bit = [](int index) { return index < 0 ? std::uint64_t{0} : std::uint64_t{1} << index; };
+  n.required_mask = 0;
+  for (const int r : n.required_index) n.required_mask |= bit(r);
+  n.dependency_masks.clear();
+  for (const auto& [name, needs] : n.dependency_index) {
+    std::uint64_t m = 0;
+    for (const int k : needs) m |= bit(k);
+    n.dependency_masks.emplace_back(bit(name), m);
+  }
+}
+
 }  // namespace
 
 void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
@@ -672,6 +720,7 @@ void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
     }
     n.dispatch = std::move(d);
   }
+  for (const auto& owned : nodes) prepare_groups(*owned);
   for (const auto& owned : nodes) {
     owned->trivial_kinds = trivial_kinds(resolved(*owned));
     build_name_slots(*owned);
@@ -691,6 +740,8 @@ void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
         n.name_pattern_only = true;
       }
     }
+    if (auto product = SchemaRegexSet::build(n.member_patterns.data(), n.member_patterns.size()))
+      n.member_set = std::make_unique<SchemaRegexSet>(std::move(*product));
   }
 }
 

@@ -3,12 +3,14 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/schema/embedded_schemas.cpp
   lib/schema/schema_choice.cpp
   lib/schema/schema_regex.cpp
+  lib/schema/schema_regex_set.cpp
   lib/schema/compiled_schema.cpp
   lib/schema/compiled_validator.cpp
   lib/schema/reference_validator.cpp
   lib/schema/schema_validator.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/schema/schema_regex_test.cpp
+  tests/schema/schema_regex_set_test.cpp
   tests/schema/embedded_schemas_test.cpp
   tests/schema/compiled_schema_test.cpp
   tests/schema/samples_validate_test.cpp

@@ -39,6 +39,7 @@ class SchemaRegex {
   static std::uint64_t search_many(const SchemaRegex* const* res, std::size_t count, std::string_view text);
 
  private:
+  friend class SchemaRegexSet;  // builds the product automaton of several patterns
   struct State {
     std::array<std::int32_t, 256> next;  // -1 = dead
     bool accepting = false;              // a match ends here whatever follows

@@ -1,11 +1,19 @@
 #include "verify/event_pipe.h"
 
-#include "verify/entry_checks.h"
 #include "verify/schema_check.h"
 
 namespace msdump::verify {
 
-EventPipe::EventPipe(const ByteSource& source) : m_stream(source), m_thread([this] { produce(); }) {}
+namespace {
+// The parser notes repeated keys as each object closes (the duplicate-key test, in cache).
+pyjson::DumpStreamOptions stream_options() {
+  pyjson::DumpStreamOptions o;
+  o.read.note_duplicate_keys = true;
+  return o;
+}
+}  // namespace
+
+EventPipe::EventPipe(const ByteSource& source) : m_stream(source, stream_options()), m_thread([this] { produce(); }) {}
 
 EventPipe::~EventPipe() {
   {
@@ -43,9 +51,9 @@ void EventPipe::produce() {
     if (!end) {
       char flags = 0;
       if (ev.type == pyjson::DumpEvent::Type::entry) {
-        // While the entry is in this core's cache: the duplicate-key test always (cheap
-        // here, cache misses on the checker's core), the schema test when the checker lags.
-        if (!has_duplicate_keys_anywhere(ev.value)) flags |= k_no_duplicates;
+        // The duplicate-key test was done by the parser (DumpEvent::duplicate_keys); the
+        // schema test runs here while the entry is in this core's cache, when the checker lags.
+        if (!ev.duplicate_keys) flags |= k_no_duplicates;
         const SchemaCheck* schema = m_schema.load(std::memory_order_acquire);
         if (schema != nullptr && produced - m_taken.load(std::memory_order_relaxed) >= k_busy_backlog &&
             schema->is_valid(ev.key, ev.value, wrapper))

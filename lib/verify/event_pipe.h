@@ -44,7 +44,8 @@ class EventPipe {
   // `schema_valid` is given, it is set to true for an entry that the parser thread found valid
   // by the schema given to set_schema (false: not tested or invalid).
   // If `no_duplicate_keys` is given, it is set to true for an entry in which the parser
-  // thread found no object with a repeated key (has_duplicate_keys_anywhere, entry_checks.h).
+  // thread found no object with a repeated key (what has_duplicate_keys_anywhere in
+  // entry_checks.h answers, noted by the parser: ReadOptions::note_duplicate_keys).
   Result<bool> next(pyjson::DumpEvent& event, bool* schema_valid = nullptr, bool* no_duplicate_keys = nullptr);
 
   // Lets the parser thread test the entries it parses from now on with `schema` (its own

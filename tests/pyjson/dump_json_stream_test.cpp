@@ -108,6 +108,47 @@ TEST_SUITE("msdump::pyjson") {
     }
   }
 
+  TEST_CASE("dump stream notes repeated keys at any depth of each event, when asked") {
+    const std::string text =
+        "{\"task\": {\"a\": 1, \"a\": 2}, \"level\": {\"a\": 1}, \"data\": {"
+        "\"e1\": {\"x\": [{\"k\": 1, \"m\": 2}], \"y\": {}},"
+        "\"e2\": {\"x\": [1, [{\"k\": 1, \"m\": 2, \"k\": 3}]]},"
+        "\"e3\": {\"x\": 1, \"y\": 2, \"x\": 3},"
+        "\"e4\": {\"k\": {\"kk\": 1, \"k\": 2}, \"kk\": 3},"
+        "\"e5\": {" + [] {
+          std::string wide;  // more keys than the pairwise comparison handles, the last repeated
+          for (int i = 0; i < 40; ++i) wide += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+          return wide + "\"k7\": 0";
+        }() + "}, \"e6\": {\"k\": {\"kk\": 1}, \"kk\": [{}, {\"a\": {\"b\": 1, \"c\": 2}}]}}}";
+    for (const std::size_t buffer : {std::size_t{16}, std::size_t{1} << 20}) {
+      CAPTURE(buffer);
+      MemorySource source(as_bytes(text));
+      DumpStreamOptions options{buffer, {}};
+      options.read.note_duplicate_keys = true;
+      DumpJsonStream stream(source, options);
+      std::vector<std::string> seen;
+      DumpEvent ev;
+      for (;;) {
+        auto more = stream.next(ev);
+        REQUIRE(more);
+        if (!*more) break;
+        if (ev.type == DumpEvent::Type::member || ev.type == DumpEvent::Type::entry)
+          seen.push_back(ev.key + (ev.duplicate_keys ? " dup" : " ok"));
+      }
+      CHECK(seen == std::vector<std::string>{"task dup", "level ok", "e1 ok", "e2 dup", "e3 dup", "e4 ok", "e5 dup", "e6 ok"});
+    }
+    // Not asked: never noted.
+    MemorySource source(as_bytes(text));
+    DumpJsonStream stream(source);
+    DumpEvent ev;
+    for (;;) {
+      auto more = stream.next(ev);
+      REQUIRE(more);
+      if (!*more) break;
+      CHECK_FALSE(ev.duplicate_keys);
+    }
+  }
+
   TEST_CASE("dump stream positions point at each key") {
     const std::string text = "{\n \"task\": 1,\n \"data\": {\n  \"e\\u00e9\": {},\n  \"f\": [\n   1\n  ]\n }\n}";
     MemorySource source(as_bytes(text));

@@ -110,6 +110,28 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(error_of("[\x80]") == "line 1, column 2: expected a value, found byte 0x80");
   }
 
+  TEST_CASE("reader counts lines and columns through json.dump(indent=1) indentation") {
+    // A newline and 0-7 spaces before a token (the inline path), 8 or more (the loop), tabs and
+    // carriage returns (never the inline path), and a newline near the end of the input.
+    std::string text = "[\n1,\n 2,\n  [\n   3,\n    {\n     \"k\": [\n      4,\n       5\n      ],";
+    text += "\n        \"m\": 6\n    },\n         7,\n\t8,\r\n 9\n   ]\n]";
+    auto v = parse_json(text);
+    REQUIRE(v);
+    CHECK(v->as_array().size() == 3);
+    CHECK(v->as_array()[2].as_array()[1].find("m")->offset() == text.find("6"));
+    const std::string prefixes[] = {"[\n 1,\n x", "[\n1,\n  2,\n       x", "[\n1,\n        x", "[\n\t\n x", "[\n1\n\n x"};
+    const std::string expected[] = {"line 3, column 2: expected a value, found 'x'",
+                                    "line 4, column 8: expected a value, found 'x'",
+                                    "line 3, column 9: expected a value, found 'x'",
+                                    "line 3, column 2: expected a value, found 'x'",
+                                    "line 4, column 2: expected ',' or ']' after an array item, found 'x'"};
+    for (std::size_t i = 0; i < std::size(prefixes); ++i) {
+      CHECK(error_of(prefixes[i] + "          ]") == expected[i]);
+      CHECK(error_of(prefixes[i]) == expected[i]);  // the token close to the end of the input
+    }
+    CHECK(error_of("[\n 1,\n 2,\n 3\n ]\n]") == "line 6, column 1: unexpected data after the JSON document");
+  }
+
   TEST_CASE("reader rejects bad strings: escapes, control characters, invalid UTF-8, lone surrogates") {
     CHECK(error_of(R"(["a\qb"])") == "line 1, column 4: invalid escape '\\q' in a string");
     CHECK(error_of(R"(["\u12G4"])") == "line 1, column 3: invalid \\u escape in a string (needs 4 hex digits)");
@@ -159,6 +181,58 @@ TEST_SUITE("msdump::pyjson") {
     auto back = to_python_json(*v);
     REQUIRE(back);
     CHECK(*back == text);
+  }
+
+  TEST_CASE("reader converts 17-19 significant digits exactly like from_chars (the division path)") {
+    std::mt19937_64 rng(11);
+    auto expect_same = [](const std::string& text) {
+      double expected = 0;
+      REQUIRE(std::from_chars(text.data(), text.data() + text.size(), expected).ec == std::errc{});
+      auto v = parse_json(text);
+      REQUIRE_MESSAGE(v, text);
+      REQUIRE_MESSAGE(v->is_float(), text);
+      CHECK_MESSAGE(std::bit_cast<std::uint64_t>(v->as_float()) == std::bit_cast<std::uint64_t>(expected), text);
+    };
+    // Python's repr of doubles and of float32 values (shortest round-trip digits).
+    for (int i = 0; i < 100000; ++i) {
+      const double x = std::ldexp(static_cast<double>(rng() >> 11), -static_cast<int>(rng() % 120) - 30);
+      const float f = static_cast<float>(x);
+      for (const double value : {x, static_cast<double>(f), -x}) {
+        char buf[64];
+        const auto r = std::to_chars(buf, buf + sizeof buf, value);
+        std::string text(buf, r.ptr);
+        if (text.find('.') == std::string::npos && text.find('e') == std::string::npos) text += ".0";
+        expect_same(text);
+      }
+    }
+    // Random mantissas of up to 19 significant digits with 1-19 decimals, leading zeros.
+    for (int i = 0; i < 100000; ++i) {
+      const int digits = 1 + static_cast<int>(rng() % 19);
+      std::string mant;
+      for (int k = 0; k < digits; ++k) mant += static_cast<char>('0' + rng() % 10);
+      const int decimals = 1 + static_cast<int>(rng() % 19);
+      const std::string padded = std::string(static_cast<std::size_t>(std::max(0, decimals + 1 - digits)), '0') + mant;
+      const std::size_t point = padded.size() - static_cast<std::size_t>(decimals);
+      std::string whole = padded.substr(0, point);
+      while (whole.size() > 1 && whole[0] == '0') whole.erase(0, 1);  // JSON: no leading zeros
+      expect_same(whole + "." + padded.substr(point));
+      expect_same(whole + "." + padded.substr(point) + "e-" + std::to_string(rng() % 3));
+    }
+    // Exact ties between two doubles: 5^q * k / 10^q = k / 2^q with k of 54 bits.
+    int ties = 0;
+    for (int i = 0; i < 20000; ++i) {
+      const int q = 1 + static_cast<int>(rng() % 4);
+      std::uint64_t five = 1;
+      for (int k = 0; k < q; ++k) five *= 5;
+      const std::uint64_t k = (std::uint64_t{1} << 53) | (rng() >> 11) | 1;  // 54 significant bits, odd
+      const std::uint64_t m = five * k;
+      std::string digits = std::to_string(m);
+      if (digits.size() > 19) continue;
+      const std::size_t point = digits.size() - static_cast<std::size_t>(q);  // m has more than q digits
+      expect_same(digits.substr(0, point) + "." + digits.substr(point));
+      ++ties;
+    }
+    CHECK(ties > 10000);
   }
 
   TEST_CASE("reader converts every float exactly like from_chars (fast path and slow path)") {

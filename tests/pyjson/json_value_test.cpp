@@ -11,6 +11,33 @@ using namespace msdump;
 using namespace msdump::pyjson;
 
 TEST_SUITE("msdump::pyjson") {
+  TEST_CASE("value: a moved-from value is null, the target holds the contents") {
+    Value s = Value::string(std::string(100, 'x'));  // a heap string
+    Value a = Value::array({Value::integer(1), Value::string("short")});
+    Value o = Value::object();
+    o.add("k", Value::string("v"));
+    o.set_offset(7);
+    Value s2(std::move(s));
+    Value a2(std::move(a));
+    Value o2;
+    o2 = std::move(o);
+    CHECK(s.is_null());
+    CHECK(a.is_null());
+    CHECK(o.is_null());
+    CHECK(s2.as_string() == std::string(100, 'x'));
+    REQUIRE(a2.as_array().size() == 2);
+    CHECK(a2.as_array()[1].as_string() == "short");
+    CHECK(o2.find("k")->as_string() == "v");
+    CHECK(o2.offset() == 7);
+    // Scalars are copied and stay as they were.
+    Value i = Value::integer(3);
+    Value i2(std::move(i));
+    CHECK(i2.as_int() == 3);
+    // A moved-from value can be assigned again and destroyed.
+    s = Value::string("again");
+    CHECK(s.as_string() == "again");
+  }
+
   TEST_CASE("find returns the last of duplicate keys, like json.loads") {
     Value v = Value::object();
     v.add("a", Value::integer(1));
