@@ -165,10 +165,9 @@ Result<std::optional<bool>> CaptureEntry::write_plain(const std::string& name, s
     w.key(s.key);
     auto r = m_text.write(s.value, w, [&](std::string_view text, dump::LeafKind kind,
                                           const std::vector<std::string>& path) -> Result<void> {
-      Value leaf;
-      m_cursor.reset(text);
-      if (!m_cursor.parse_value(leaf)) return m_cursor.error();
-      return leaves.write_leaf(name, m_key, pg, path, leaf, kind == dump::LeafKind::ndarray, s.line, problems, w);
+      auto leaf = m_leaf.read(text);
+      if (!leaf) return leaf.error();
+      return leaves.write_leaf(name, m_key, pg, path, **leaf, kind == dump::LeafKind::ndarray, s.line, problems, w);
     });
     if (!r) return r.error().with_context(at_line(file, s.line));
   }

@@ -8,8 +8,8 @@
 // - parsed: each line through pyjson::parse_json and trace::parse_trace_event, the merged entry
 //   as a pyjson::Value, LeafConverter::convert_section, EntryFormatter::write_entry;
 // - plain: when trace::scan_data_line accepts every line, the sections stay text; they are
-//   merged by key and written by dump::SectionText, only the tensor leaves are parsed (and
-//   converted and written by LeafConverter::write_leaf).
+//   merged by key and written by dump::SectionText, only the tensor leaves are read (by
+//   pyjson::PlainReader) and converted and written by LeafConverter::write_leaf.
 // write() takes the plain way when it can, the parsed way otherwise.
 
 #include <cstdint>
@@ -26,7 +26,7 @@
 #include "core/profile.h"
 #include "core/result.h"
 #include "dump/section_text.h"
-#include "pyjson/json_cursor.h"
+#include "pyjson/plain_reader.h"
 #include "pyjson/json_value.h"
 #include "trace/event_scan.h"
 
@@ -82,7 +82,7 @@ class CaptureEntry {
   std::vector<std::uint64_t> m_member_lines;
   std::string m_key;
   dump::SectionText m_text;
-  pyjson::JsonCursor m_cursor;  // for tensor leaves (its buffers reused)
+  pyjson::PlainReader m_leaf;  // tensor leaves, read into one reused Value
 };
 
 }  // namespace msdump::convert
