@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "pyjson/json_writer.h"
+#include "pyjson/plain_ascii.h"
 
 namespace msdump::dump {
 namespace {
@@ -15,10 +16,9 @@ const char* skip_ws(const char* p, const char* end) {
   return p;
 }
 
-// Past the closing quote of the plain string whose opening quote is at p.
-const char* skip_string(const char* p, const char* end) {
-  return static_cast<const char*>(std::memchr(p + 1, '"', static_cast<std::size_t>(end - p - 1))) + 1;
-}
+// Past the closing quote of the plain string whose opening quote is at p (its first byte that
+// is not plain is that quote).
+const char* skip_string(const char* p, const char* end) { return pyjson::skip_plain_ascii(p + 1, end) + 1; }
 
 // Past the value at p (valid JSON: strings have no escapes, so brackets inside strings are
 // the only ones to ignore).

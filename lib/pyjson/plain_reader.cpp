@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cstring>
+
+#include "pyjson/plain_ascii.h"
 #include <limits>
 
 namespace msdump::pyjson {
@@ -12,10 +14,9 @@ const char* skip_ws(const char* p, const char* end) {
   return p;
 }
 
-// Past the closing quote of the plain string whose opening quote is at p.
-const char* string_end(const char* p, const char* end) {
-  return static_cast<const char*>(std::memchr(p + 1, '"', static_cast<std::size_t>(end - p - 1)));
-}
+// The closing quote of the plain string whose opening quote is at p (its first byte that is not
+// plain is that quote).
+const char* string_end(const char* p, const char* end) { return skip_plain_ascii(p + 1, end); }
 
 }  // namespace
 
