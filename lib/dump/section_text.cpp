@@ -1,6 +1,5 @@
 #include "dump/section_text.h"
 
-#include <cstring>
 #include <limits>
 
 #include "pyjson/json_writer.h"

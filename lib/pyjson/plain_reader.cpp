@@ -1,7 +1,6 @@
 #include "pyjson/plain_reader.h"
 
 #include <charconv>
-#include <cstring>
 
 #include "pyjson/plain_ascii.h"
 #include <limits>
