@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "convert/capture_entry.h"
 #include "convert/data_mode.h"
 #include "convert/entry_order.h"
 #include "convert/leaf_converter.h"
@@ -168,50 +169,6 @@ Result<void> prepare_output(const std::string& out, const Plan& plan, bool write
 void sort_problems(std::vector<Problem>& problems) {
   std::stable_sort(problems.begin(), problems.end(),
                    [](const Problem& a, const Problem& b) { return a.line < b.line; });
-}
-
-// Inserts the legacy profile's is_recompute key (dump-format.md §4.2): API forwards right
-// after the inputs, PyTorch module forwards last.
-void add_is_recompute(Value& entry, const dump::EntryName& name, bool value) {
-  auto& members = entry.as_object();
-  pyjson::Member m{"is_recompute", Value::boolean(value), 0};
-  if (name.kind == dump::EntryKind::module_forward) {
-    members.push_back(std::move(m));
-    return;
-  }
-  // After the inputs; an entry whose inputs were filtered out got it with its output.
-  std::size_t at = members.size();
-  for (std::size_t i = 0; i < members.size(); ++i)
-    if (members[i].key == "input_args" || members[i].key == "input_kwargs") at = i + 1;
-  members.insert(members.begin() + static_cast<std::ptrdiff_t>(at), std::move(m));
-}
-
-// Applies data_mode, is_recompute and the leaf conversion to one merged entry. Returns false
-// when nothing of the entry survives; fails on a malformed leaf. `line_of(i)` is the input line
-// member i came from.
-template <typename LineOf>
-Result<bool> finish_entry(const std::string& name, Value& entry, std::optional<bool> is_recompute, const Plan& plan,
-                          LeafConverter& leaves, const std::string& file, LineOf line_of,
-                          std::vector<Problem>& problems) {
-  const auto parsed = dump::parse_entry_name(name);
-  auto& members = entry.as_object();
-  const bool pg = parsed.kind == dump::EntryKind::parameters_grad;
-  bool any = false;
-  for (std::size_t i = 0; i < members.size(); ++i) {
-    auto& m = members[i];
-    if (m.key == "is_recompute" || !plan.data_mode.keeps_section(parsed.kind, m.key)) continue;
-    any = true;
-    const std::uint64_t line = line_of(i);
-    if (auto r = leaves.convert_section(name, m.key, pg, m.value, line, problems); !r)
-      return r.error().with_context(fmt::format("{}:{}", file, line));
-  }
-  std::erase_if(members, [&](const pyjson::Member& m) {
-    return m.key == "is_recompute" || !plan.data_mode.keeps_section(parsed.kind, m.key);
-  });
-  if (!any) return false;
-  if (plan.profile == Profile::legacy && plan.framework == Framework::pytorch && parsed.is_forward())
-    add_is_recompute(entry, parsed, is_recompute.value_or(false));
-  return true;
 }
 
 LeafContext leaf_context(const Plan& plan, const ConvertOptions& o, const std::string& out, std::string source_dir,
@@ -613,11 +570,13 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   struct Worker {
     explicit Worker(LeafContext c) : leaves(std::move(c)) {}
     LeafConverter leaves;
-    std::string span;  // the trace bytes of a batch's events, when they lie close together
-    std::string line_text;
+    std::string span;                // the trace bytes of a batch's events, when they lie close together
+    std::vector<std::string> lines;  // else the lines of one entry
     std::string name;
-    std::vector<std::uint64_t> member_lines;
+    std::vector<EventLine> events;
+    CaptureEntry entry;
   };
+  const EntryRules rules{plan->data_mode, plan->profile, plan->framework};
   struct Slot {
     dump::EntryFormatter fmt;
     std::vector<Problem> problems;
@@ -651,55 +610,26 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     for (std::size_t i = begin; i < end; ++i) {
       const auto& entry = *to_write[i];
       const std::string& name = w.name.assign(entry.name);
-      Value merged = Value::object();
-      auto& member_lines = w.member_lines;  // the line each merged member came from
-      member_lines.clear();
-      std::optional<bool> is_recompute;
+      w.events.clear();
+      if (!spanned && w.lines.size() < entry.events.size()) w.lines.resize(entry.events.size());
       for (const auto& ref : entry.events) {
-        std::string_view text;
         if (spanned) {
-          text = std::string_view(w.span).substr(ref.offset - lo, ref.length);
-        } else {
-          if (auto r = trace::read_line_at(**src, ref.offset, ref.length, w.line_text); !r) {
-            slot.error = r.error();
-            return;
-          }
-          text = w.line_text;
+          w.events.push_back({std::string_view(w.span).substr(ref.offset - lo, ref.length), ref.line});
+          continue;
         }
-        auto v = pyjson::parse_json(text);
-        if (!v) {
-          slot.error = v.error().with_context(at(ref.line));
+        // One line at a time: each in its own buffer, all alive until the entry is written.
+        std::string& text = w.lines[w.events.size()];
+        if (auto r = trace::read_line_at(**src, ref.offset, ref.length, text); !r) {
+          slot.error = r.error();
           return;
         }
-        auto ev = trace::parse_trace_event(std::move(*v));
-        if (!ev) {
-          slot.error = ev.error().with_context(at(ref.line));
-          return;
-        }
-        for (auto& m : ev->sections) {
-          if (m.key == "is_recompute") {
-            if (m.value.is_bool()) is_recompute = m.value.as_bool();
-            continue;
-          }
-          // update_data: an existing key is overwritten where it stands, a new key is appended.
-          auto& members = merged.as_object();
-          auto it = std::find_if(members.begin(), members.end(), [&](const pyjson::Member& x) { return x.key == m.key; });
-          if (it != members.end()) {
-            it->value = std::move(m.value);
-            member_lines[static_cast<std::size_t>(it - members.begin())] = ref.line;
-          } else {
-            members.push_back(std::move(m));
-            member_lines.push_back(ref.line);
-          }
-        }
+        w.events.push_back({text, ref.line});
       }
-      auto kept = finish_entry(name, merged, is_recompute, *plan, w.leaves, trace_path,
-                               [&](std::size_t k) { return member_lines[k]; }, slot.problems);
+      auto kept = w.entry.write(name, w.events, rules, w.leaves, trace_path, slot.fmt, slot.problems);
       if (!kept) {
         slot.error = kept.error();
         return;
       }
-      if (*kept) slot.fmt.write_entry(name, merged);
     }
     auto items = slot.fmt.finish();
     if (items) slot.items = *items;
@@ -900,7 +830,8 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
     }
     std::optional<bool> is_recompute;
     if (const Value* r = entry.find("is_recompute"); r != nullptr && r->is_bool()) is_recompute = r->as_bool();
-    auto kept = finish_entry(name, entry, is_recompute, *plan, *leaves, dump_path,
+    auto kept = finish_entry(name, entry, is_recompute, EntryRules{plan->data_mode, plan->profile, plan->framework},
+                             *leaves, dump_path,
                              [line](std::size_t) { return line; }, report.problems);
     if (!kept) return kept.error();
     if (*kept) writer->write_entry(name, entry);

@@ -5,6 +5,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/convert/tensor_source.cpp
   lib/convert/ndarray_stats.cpp
   lib/convert/leaf_converter.cpp
+  lib/convert/capture_entry.cpp
   lib/convert/msprobe_dump_input.cpp
   lib/convert/tensor_summary.cpp
   lib/convert/convert.cpp)
@@ -13,4 +14,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/convert/scope_filter_test.cpp
   tests/convert/many_batches_test.cpp
   tests/convert/tensor_source_test.cpp
-  tests/convert/entry_order_test.cpp)
+  tests/convert/entry_order_test.cpp
+  tests/convert/capture_entry_test.cpp)

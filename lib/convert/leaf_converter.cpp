@@ -12,6 +12,7 @@
 #include "dump/data_name.h"
 #include "dump/leaf_walk.h"
 #include "dump/tensor_leaf.h"
+#include "pyjson/json_writer.h"
 #include "stats/float_convert.h"
 #include "stats/leaf_stats.h"
 #include "tensor/tensor_reader.h"
@@ -71,6 +72,46 @@ tensor::Tensor widen_to_float32(const tensor::Tensor& t) {
   return out;
 }
 
+// Where convert_tensor puts the leaf it makes, member by member: a new Value, or straight
+// into a JsonWriter (the same bytes as writing that Value).
+class ValueLeaf {
+ public:
+  explicit ValueLeaf(std::size_t members) { m_v.as_object().reserve(members); }
+  void member(std::string_view key, const Value& v) { m_v.add(std::string(key), v); }
+  void scalar(std::string_view key, const Scalar& s) { m_v.add(std::string(key), Value::from_scalar(s)); }
+  void null(std::string_view key) { m_v.add(std::string(key), Value::null()); }
+  void string(std::string_view key, const std::string& s) { m_v.add(std::string(key), Value::string(s)); }
+  Value take() { return std::move(m_v); }
+
+ private:
+  Value m_v = Value::object();
+};
+
+class WrittenLeaf {
+ public:
+  explicit WrittenLeaf(pyjson::JsonWriter& w) : m_w(w) { m_w.begin_object(); }
+  void member(std::string_view key, const Value& v) {
+    m_w.key(key);
+    m_w.write(v);
+  }
+  void scalar(std::string_view key, const Scalar& s) {
+    m_w.key(key);
+    m_w.value(s);
+  }
+  void null(std::string_view key) {
+    m_w.key(key);
+    m_w.null();
+  }
+  void string(std::string_view key, const std::string& s) {
+    m_w.key(key);
+    m_w.value(std::string_view(s));
+  }
+  void end() { m_w.end_object(); }
+
+ private:
+  pyjson::JsonWriter& m_w;
+};
+
 }  // namespace
 
 std::string LeafConverter::pointer(const Where& where) const {
@@ -96,38 +137,53 @@ Result<void> LeafConverter::convert_section(const std::string& entry, const std:
                                             std::vector<Problem>& problems) {
   std::vector<std::string> path;
   Where where{entry, section, is_parameters_grad, path, line, problems};
-  return walk(value, where);
+  return walk(value, path, where);
 }
 
-Result<void> LeafConverter::walk(Value& v, Where& where) {
-  return dump::walk_leaves(v, where.path, [&](Value& leaf, dump::LeafKind kind, const std::vector<std::string>&) -> Result<void> {
+Result<void> LeafConverter::write_leaf(const std::string& entry, const std::string& section, bool is_parameters_grad,
+                                       const std::vector<std::string>& path, const Value& leaf, bool ndarray,
+                                       std::uint64_t line, std::vector<Problem>& problems, pyjson::JsonWriter& w) {
+  Where where{entry, section, is_parameters_grad, path, line, problems};
+  auto converted = convert_tensor(leaf, where, ndarray);
+  if (!converted) return converted.error();
+  WrittenLeaf out(w);
+  if (auto r = make_leaf(leaf, where, ndarray, *converted, out); !r) return r;
+  out.end();
+  return {};
+}
+
+Result<void> LeafConverter::walk(Value& v, std::vector<std::string>& path, Where& where) {
+  return dump::walk_leaves(v, path, [&](Value& leaf, dump::LeafKind kind, const std::vector<std::string>&) -> Result<void> {
     if (kind == dump::LeafKind::value) return {};
-    auto out = convert_tensor(leaf, where, kind == dump::LeafKind::ndarray);
-    if (!out) return out.error();
-    leaf = std::move(*out);
+    const bool ndarray = kind == dump::LeafKind::ndarray;
+    auto converted = convert_tensor(leaf, where, ndarray);
+    if (!converted) return converted.error();
+    ValueLeaf out(leaf.size() + 6);
+    if (auto r = make_leaf(leaf, where, ndarray, *converted, out); !r) return r;
+    leaf = out.take();
     return {};
   });
 }
 
-Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool ndarray) {
+Result<LeafConverter::Converted> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool ndarray) {
   const bool pytorch = m_ctx.framework == Framework::pytorch;
-  const Value* dtype_v = leaf.find("dtype");
-  const Value* shape_v = leaf.find("shape");
+  Converted c;
+  c.dtype_v = leaf.find("dtype");
+  c.shape_v = leaf.find("shape");
 
   // 1. What the leaf says.
-  if (dtype_v == nullptr || !dtype_v->is_string()) return fatal(where, "/dtype: expected a dtype string");
-  const std::optional<DType> dtype = dtype_from_any_name(dtype_v->as_string());
-  const std::optional<tensor::Shape> shape = shape_from_value(shape_v);
+  if (c.dtype_v == nullptr || !c.dtype_v->is_string()) return fatal(where, "/dtype: expected a dtype string");
+  const std::optional<DType> dtype = dtype_from_any_name(c.dtype_v->as_string());
+  const std::optional<tensor::Shape> shape = shape_from_value(c.shape_v);
   if (!shape) return fatal(where, "/shape: expected a list of non-negative integers");
-  if (!dtype && !ndarray) return fatal(where, fmt::format("/dtype: unknown dtype \"{}\"", dtype_v->as_string()));
-  const Value* rg = leaf.find("requires_grad");
-  if (pytorch && !ndarray && (rg == nullptr || !rg->is_bool()))
+  if (!dtype && !ndarray) return fatal(where, fmt::format("/dtype: unknown dtype \"{}\"", c.dtype_v->as_string()));
+  c.rg = leaf.find("requires_grad");
+  if (pytorch && !ndarray && (c.rg == nullptr || !c.rg->is_bool()))
     return fatal(where, "/requires_grad: expected a boolean (PyTorch tensor leaves carry requires_grad)");
 
   // 2. Its bytes and statistics.
-  std::optional<stats::LeafStats> st;
-  std::optional<TensorSource> src;
-  bool keep_input_stats = false;
+  auto& st = c.st;
+  auto& src = c.src;
   if (dtype) {
     auto located = locate_tensor_source(leaf, m_ctx.input_kind, m_ctx.source_dir);
     if (!located) return fatal(where, located.error().message);
@@ -136,7 +192,7 @@ Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, boo
       // tensors (whose statistics are known from the shape) or a statistics dump's leaf.
       if (tensor::checked_numel(*shape).value_or(1) == 0)
         st = stats::compute_leaf_stats(tensor::TensorView{*dtype, *shape, {}}, stats_options(*dtype));
-      else keep_input_stats = m_ctx.input_kind == InputKind::msprobe_dump;
+      else c.keep_input_stats = m_ctx.input_kind == InputKind::msprobe_dump;
     } else {
       src = std::move(**located);
       auto opened = m_sources.open(*src, *dtype, *shape);
@@ -160,33 +216,40 @@ Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, boo
       }
     }
   }
+  return c;
+}
 
+template <typename Out>
+Result<void> LeafConverter::make_leaf(const Value& leaf, Where& where, bool ndarray, const Converted& c, Out& out) {
+  const bool pytorch = m_ctx.framework == Framework::pytorch;
+  const auto& st = c.st;
+  const auto& src = c.src;
   // 3. The leaf msprobe would write, keys in its order (dump-format.md §5.1, §5.2).
-  Value out = Value::object();
-  out.as_object().reserve(leaf.size() + 6);
   auto copy_key = [&](std::string_view k) {
-    if (const Value* v = leaf.find(k)) out.add(std::string(k), *v);
+    if (const Value* v = leaf.find(k)) out.member(k, *v);
   };
   auto checksum = [&]() {
-    if (keep_input_stats) copy_key("md5");
-    else out.add("md5", st && st->md5 ? Value::from_scalar(*st->md5) : Value::null());
+    if (c.keep_input_stats) copy_key("md5");
+    else if (st && st->md5) out.scalar("md5", *st->md5);
+    else out.null("md5");
   };
   copy_key("type");
-  out.add("dtype", *dtype_v);
-  out.add("shape", *shape_v);
+  out.member("dtype", *c.dtype_v);
+  out.member("shape", *c.shape_v);
   const bool xor_mode = m_ctx.summary_mode == SummaryMode::xor_checksum && !ndarray;
   if (xor_mode) {
     checksum();
   } else {
     for (auto key : dump::k_stat_keys) {
-      if (keep_input_stats) {
+      if (c.keep_input_stats) {
         const Value* v = leaf.find(key);
-        out.add(std::string(key), v != nullptr ? *v : Value::null());
+        if (v != nullptr) out.member(key, *v);
+        else out.null(key);
       } else if (st) {
         const Scalar& s = key == "Max" ? st->max : key == "Min" ? st->min : key == "Mean" ? st->mean : st->norm;
-        out.add(std::string(key), Value::from_scalar(s));
+        out.scalar(key, s);
       } else {
-        out.add(std::string(key), Value::null());
+        out.null(key);
       }
     }
   }
@@ -194,16 +257,16 @@ Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, boo
     // MindSpore: layout / hsdp_shard_size right after Norm when truthy; an empty layout last.
     const Value* layout = leaf.find("layout");
     const bool empty_layout = layout != nullptr && layout->is_object() && layout->size() == 0;
-    if (layout != nullptr && !empty_layout) out.add("layout", *layout);
+    if (layout != nullptr && !empty_layout) out.member("layout", *layout);
     copy_key("hsdp_shard_size");
-    if (empty_layout) out.add("layout", *layout);
+    if (empty_layout) out.member("layout", *layout);
   }
   if (pytorch && !ndarray) {
-    out.add("requires_grad", *rg);
+    out.member("requires_grad", *c.rg);
     for (auto k : k_pytorch_extras) copy_key(k);
   }
   for (const auto& m : leaf.as_object())
-    if (!is_computed_key(m.key) && !is_extra_key(m.key)) out.add(m.key, m.value);
+    if (!is_computed_key(m.key) && !is_extra_key(m.key)) out.member(m.key, m.value);
 
   // 4. task tensor: the file and its data_name. PyTorch saves nothing for empty tensors (their
   // storage pointer is 0); MindSpore's np.save path saves them too.
@@ -217,11 +280,11 @@ Result<Value> LeafConverter::convert_tensor(const Value& leaf, Where& where, boo
       problem(where, written.error().message);
     } else {
       ++m_tensor_files;
-      out.add("data_name", Value::string(data_name));
+      out.string("data_name", data_name);
     }
   }
   if (m_ctx.summary_mode == SummaryMode::md5 && !ndarray) checksum();
-  return out;
+  return {};
 }
 
 }  // namespace msdump::convert

@@ -6,6 +6,7 @@
 // the writer go through here.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include "core/profile.h"
 #include "pyjson/json_value.h"
 #include "stats/leaf_stats.h"
+
+namespace msdump::pyjson { class JsonWriter; }
 
 namespace msdump::convert {
 
@@ -42,6 +45,12 @@ class LeafConverter {
   // the whole conversion: the error's message starts with the leaf's JSON pointer.
   Result<void> convert_section(const std::string& entry, const std::string& section, bool is_parameters_grad,
                                pyjson::Value& value, std::uint64_t line, std::vector<Problem>& problems);
+  // Writes to `w` what convert_section makes of one tensor leaf (dump::LeafKind tensor, or
+  // ndarray) at `path` below `section` (the components dump::walk_leaves gives): the same bytes,
+  // problems and errors, without building the new leaf.
+  Result<void> write_leaf(const std::string& entry, const std::string& section, bool is_parameters_grad,
+                          const std::vector<std::string>& path, const pyjson::Value& leaf, bool ndarray,
+                          std::uint64_t line, std::vector<Problem>& problems, pyjson::JsonWriter& w);
 
   std::uint64_t tensors() const { return m_tensors; }
   std::uint64_t tensor_files() const { return m_tensor_files; }
@@ -52,12 +61,25 @@ class LeafConverter {
     const std::string& entry;
     const std::string& section;
     bool is_parameters_grad;
-    std::vector<std::string>& path;
+    const std::vector<std::string>& path;
     std::uint64_t line;
     std::vector<Problem>& problems;
   };
-  Result<void> walk(pyjson::Value& v, Where& where);
-  Result<pyjson::Value> convert_tensor(const pyjson::Value& leaf, Where& where, bool ndarray);
+  Result<void> walk(pyjson::Value& v, std::vector<std::string>& path, Where& where);
+  // What a tensor leaf says and what its bytes give (steps 1 and 2 of the conversion); the
+  // pointers are into the leaf.
+  struct Converted {
+    const pyjson::Value* dtype_v = nullptr;
+    const pyjson::Value* shape_v = nullptr;
+    const pyjson::Value* rg = nullptr;
+    std::optional<stats::LeafStats> st;
+    std::optional<TensorSource> src;
+    bool keep_input_stats = false;
+  };
+  Result<Converted> convert_tensor(const pyjson::Value& leaf, Where& where, bool ndarray);
+  // The new leaf, member by member, into `out` (a Value or a JsonWriter; steps 3 and 4).
+  template <typename Out>
+  Result<void> make_leaf(const pyjson::Value& leaf, Where& where, bool ndarray, const Converted& c, Out& out);
   std::string pointer(const Where& where) const;
   void problem(Where& where, const std::string& message);
   Error fatal(const Where& where, const std::string& message) const;

@@ -65,6 +65,12 @@ void EntryFormatter::write_entry(const std::string& name, const pyjson::Value& e
   ++m_count;
 }
 
+pyjson::JsonWriter& EntryFormatter::begin_entry(std::string_view name) {
+  m_json->key(name);
+  ++m_count;
+  return *m_json;
+}
+
 Result<std::string_view> EntryFormatter::finish() {
   m_json->flush();
   const std::size_t end = m_text.size();

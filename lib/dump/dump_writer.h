@@ -58,6 +58,9 @@ class EntryFormatter {
   // Starts a new batch (drops the previous one).
   void reset();
   void write_entry(const std::string& name, const pyjson::Value& entry);
+  // Starts entry `name` and returns the writer, on which the caller writes exactly one value
+  // (the entry) before the next call.
+  pyjson::JsonWriter& begin_entry(std::string_view name);
   std::size_t count() const { return m_count; }
   // Ends the batch: the formatted entries (empty if none; valid until reset()), or the
   // writer's error (invalid UTF-8).

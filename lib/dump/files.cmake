@@ -4,6 +4,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/dump/tensor_leaf.cpp
   lib/dump/leaf_walk.cpp
   lib/dump/frame_lists.cpp
+  lib/dump/section_text.cpp
   lib/dump/stack_model.cpp
   lib/dump/construct_model.cpp
   lib/dump/dump_writer.cpp)
@@ -11,4 +12,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/dump/entry_name_test.cpp
   tests/dump/data_name_test.cpp
   tests/dump/stack_model_test.cpp
-  tests/dump/construct_model_test.cpp)
+  tests/dump/construct_model_test.cpp
+  tests/dump/section_text_test.cpp)

@@ -5,6 +5,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/pyjson/json_writer.cpp
   lib/pyjson/json_cursor.cpp
   lib/pyjson/json_reader.cpp
+  lib/pyjson/plain_reader.cpp
   lib/pyjson/source_window.cpp
   lib/pyjson/dump_json_stream.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
@@ -12,5 +13,6 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/pyjson/pyfloat_test.cpp
   tests/pyjson/json_writer_test.cpp
   tests/pyjson/json_reader_test.cpp
+  tests/pyjson/plain_reader_test.cpp
   tests/pyjson/dump_json_stream_test.cpp
   tests/pyjson/samples_roundtrip_test.cpp)

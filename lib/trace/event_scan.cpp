@@ -119,10 +119,10 @@ class Scanner {
   const char* m_end;
 };
 
-}  // namespace
-
-bool scan_event_line(std::string_view line, ScannedEvent& out) {
-  out.keys.clear();
+// The top-level members of an event line: "kind" and "name" (once each, as strings) go to
+// `kind` / `name`, every other member to `member(key, value_text)`.
+template <typename OnMember>
+bool scan_members(std::string_view line, std::string_view& kind, std::string_view& name, OnMember member) {
   Scanner s(line.data(), line.data() + line.size());
   s.ws();
   if (!s.eat('{')) return false;
@@ -141,10 +141,12 @@ bool scan_event_line(std::string_view line, ScannedEvent& out) {
         seen = true;
         s.ws();
         if (!s.at('"')) return false;  // not a string: the full parse reports it
-        if (!s.string(k == "kind" ? out.kind : out.name)) return false;
+        if (!s.string(k == "kind" ? kind : name)) return false;
       } else {
+        s.ws();
+        const char* const begin = s.m_p;
         if (!s.value(1)) return false;
-        out.keys.push_back(k);
+        member(k, std::string_view(begin, static_cast<std::size_t>(s.m_p - begin)));
       }
       s.ws();
       if (s.eat(',')) continue;
@@ -154,6 +156,19 @@ bool scan_event_line(std::string_view line, ScannedEvent& out) {
   }
   s.ws();
   return s.done() && have_kind && have_name;
+}
+
+}  // namespace
+
+bool scan_event_line(std::string_view line, ScannedEvent& out) {
+  out.keys.clear();
+  return scan_members(line, out.kind, out.name, [&](std::string_view k, std::string_view) { out.keys.push_back(k); });
+}
+
+bool scan_data_line(std::string_view line, ScannedData& out) {
+  out.sections.clear();
+  return scan_members(line, out.kind, out.name,
+                      [&](std::string_view k, std::string_view v) { out.sections.push_back({k, v}); });
 }
 
 }  // namespace msdump::trace

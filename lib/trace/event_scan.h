@@ -22,4 +22,19 @@ struct ScannedEvent {
 // Scans `line` into `out` (its keys vector is reused). False: take the full parse.
 bool scan_event_line(std::string_view line, ScannedEvent& out);
 
+// The same scan for convert's pass 2, which also needs each section's text.
+struct ScannedSection {
+  std::string_view key;
+  std::string_view value;  // the member's value, from its first to its last character
+};
+struct ScannedData {
+  std::string_view kind;
+  std::string_view name;
+  std::vector<ScannedSection> sections;  // every other top-level member, in order (duplicates kept)
+};
+
+// Scans `line` into `out` (its sections vector is reused), accepting exactly the lines that
+// scan_event_line accepts. False: take the full parse.
+bool scan_data_line(std::string_view line, ScannedData& out);
+
 }  // namespace msdump::trace

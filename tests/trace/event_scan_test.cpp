@@ -59,4 +59,33 @@ TEST_SUITE("msdump::trace") {
     deeper += "}";
     CHECK_FALSE(scan_event_line(deeper, ev));
   }
+
+  TEST_CASE("data scan: sections as text, the same lines accepted") {
+    ScannedData d;
+    REQUIRE(scan_data_line(
+        R"( {"kind": "data", "input_args" :  [1, {"a": "}"}] , "name": "x", "output": null,"o":{}} )", d));
+    CHECK(d.kind == "data");
+    CHECK(d.name == "x");
+    REQUIRE(d.sections.size() == 3);
+    CHECK(d.sections[0].key == "input_args");
+    CHECK(d.sections[0].value == R"([1, {"a": "}"}])");
+    CHECK(d.sections[1].key == "output");
+    CHECK(d.sections[1].value == "null");
+    CHECK(d.sections[2].key == "o");
+    CHECK(d.sections[2].value == "{}");
+
+    const char* lines[] = {
+        R"({"kind": "data", "name": "a\"b"})",
+        R"({"kind": "data", "name": "x", "name": "y"})",
+        R"({"kind": "data", "name": "x", "y": 1.})",
+        R"({"kind": "data", "name": "x", "y": -0.5e+3, "y": [NaN]})",
+        R"({"kind": "stack", "name": "x", "frames": []})",
+        R"({"kind": "data"})",
+    };
+    ScannedEvent ev;
+    for (const char* l : lines) {
+      CAPTURE(l);
+      CHECK(scan_data_line(l, d) == scan_event_line(l, ev));
+    }
+  }
 }

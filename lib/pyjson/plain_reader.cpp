@@ -1,0 +1,118 @@
+#include "pyjson/plain_reader.h"
+
+#include <charconv>
+
+#include "pyjson/plain_ascii.h"
+#include <limits>
+
+namespace msdump::pyjson {
+namespace {
+
+const char* skip_ws(const char* p, const char* end) {
+  while (p != end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) ++p;
+  return p;
+}
+
+// The closing quote of the plain string whose opening quote is at p (its first byte that is not
+// plain is that quote).
+const char* string_end(const char* p, const char* end) { return skip_plain_ascii(p + 1, end); }
+
+}  // namespace
+
+Result<const Value*> PlainReader::read(std::string_view text) {
+  m_end = text.data() + text.size();
+  m_error.reset();
+  if (value(skip_ws(text.data(), m_end), m_value) == nullptr) return *m_error;
+  return &m_value;
+}
+
+const char* PlainReader::value(const char* p, Value& into) {
+  switch (*p) {
+    case '{': {
+      if (!into.is_object()) into = Value::object();
+      auto& members = into.as_object();
+      std::size_t n = 0;
+      p = skip_ws(p + 1, m_end);
+      if (*p != '}') {
+        while (true) {
+          const char* q = string_end(p, m_end);
+          if (n == members.size()) members.emplace_back();
+          Member& m = members[n++];
+          m.key.assign(p + 1, static_cast<std::size_t>(q - p - 1));
+          p = skip_ws(skip_ws(q + 1, m_end) + 1, m_end);  // past ':'
+          p = value(p, m.value);
+          if (p == nullptr) return nullptr;
+          p = skip_ws(p, m_end);
+          if (*p == '}') break;
+          p = skip_ws(p + 1, m_end);  // past ','
+        }
+      }
+      members.resize(n);
+      return p + 1;
+    }
+    case '[': {
+      if (!into.is_array()) into = Value::array();
+      auto& items = into.as_array();
+      std::size_t n = 0;
+      p = skip_ws(p + 1, m_end);
+      if (*p != ']') {
+        while (true) {
+          if (n == items.size()) items.emplace_back();
+          p = value(p, items[n++]);
+          if (p == nullptr) return nullptr;
+          p = skip_ws(p, m_end);
+          if (*p == ']') break;
+          p = skip_ws(p + 1, m_end);  // past ','
+        }
+      }
+      items.resize(n);
+      return p + 1;
+    }
+    case '"': {
+      const char* q = string_end(p, m_end);
+      const std::string_view s(p + 1, static_cast<std::size_t>(q - p - 1));
+      if (into.is_string()) into.as_string().assign(s);
+      else into.emplace_string().assign(s);
+      return q + 1;
+    }
+    case 't': into = Value::boolean(true); return p + 4;
+    case 'f': into = Value::boolean(false); return p + 5;
+    case 'n': into = Value::null(); return p + 4;
+    case 'N': into = Value::floating(std::numeric_limits<double>::quiet_NaN()); return p + 3;
+    case 'I': into = Value::floating(std::numeric_limits<double>::infinity()); return p + 8;
+    default: return number(p, into);
+  }
+}
+
+const char* PlainReader::number(const char* p, Value& into) {
+  if (p[0] == '-' && p + 1 != m_end && p[1] == 'I') {
+    into = Value::floating(-std::numeric_limits<double>::infinity());
+    return p + 9;
+  }
+  const char* e = p;
+  bool integral = true;
+  while (e != m_end) {
+    const char c = *e;
+    if (c == '.' || c == 'e' || c == 'E') integral = false;
+    else if (c != '-' && c != '+' && (c < '0' || c > '9')) break;
+    ++e;
+  }
+  // Up to 18 digits always fit in int64 (the parser's own fast case).
+  const std::size_t digits = static_cast<std::size_t>(e - p) - (*p == '-' ? 1 : 0);
+  if (integral && digits <= 18) {
+    std::int64_t v = 0;
+    std::from_chars(p, e, v);
+    into = Value::integer(v);
+    return e;
+  }
+  // Floats, -Infinity and long integers: exactly as the parser reads them.
+  m_cursor.reset(std::string_view(p, static_cast<std::size_t>(e - p)));
+  if (!m_cursor.parse_value(into)) {
+    m_error = m_cursor.error();
+    return nullptr;
+  }
+  into.set_offset(0);
+  return e;
+}
+
+}  // namespace msdump::pyjson
