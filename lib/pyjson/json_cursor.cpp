@@ -164,30 +164,6 @@ bool is_prefix_of_pattern(const char* p, const char* end, std::string_view patte
   return true;
 }
 
-// Equality of two short keys without a memcmp call.
-bool same_key(const std::string& a, const std::string& b) {
-  const std::size_t n = a.size();
-  if (b.size() != n) return false;
-  std::size_t i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i == n;
-}
-
-// Whether two of the `count` members at `m` have the same key.
-bool has_repeated_key(const Member* m, std::size_t count) {
-  if (count <= 16) {  // the usual leaf: comparing pairs beats hashing
-    for (std::size_t i = 1; i < count; ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (same_key(m[i].key, m[j].key)) return true;
-    return false;
-  }
-  std::vector<std::string_view> keys;
-  keys.reserve(count);
-  for (std::size_t i = 0; i < count; ++i) keys.emplace_back(m[i].key);
-  std::sort(keys.begin(), keys.end());
-  return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
-}
-
 }  // namespace
 
 JsonCursor::JsonCursor(ReadOptions options) : m_options(options) {}

@@ -1,5 +1,6 @@
 #include "pyjson/json_value.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -159,6 +160,33 @@ bool Value::identical(const Value& other) const {
     }
   }
   return false;
+}
+
+namespace {
+
+// Equality of two short keys without a memcmp call.
+bool same_key(const std::string& a, const std::string& b) {
+  const std::size_t n = a.size();
+  if (b.size() != n) return false;
+  std::size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i == n;
+}
+
+}  // namespace
+
+bool has_repeated_key(const Member* m, std::size_t count) {
+  if (count <= 16) {  // the usual leaf: comparing pairs beats hashing
+    for (std::size_t i = 1; i < count; ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (same_key(m[i].key, m[j].key)) return true;
+    return false;
+  }
+  std::vector<std::string_view> keys;
+  keys.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) keys.emplace_back(m[i].key);
+  std::sort(keys.begin(), keys.end());
+  return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
 }
 
 }  // namespace msdump::pyjson

@@ -155,26 +155,8 @@ void check_data_name_presence(const LeafView& leaf, dump::LeafKind kind, const E
 
 namespace {
 
-// Equality of two short keys without a memcmp call.
-bool same_key(const std::string& a, const std::string& b) {
-  const std::size_t n = a.size();
-  if (b.size() != n) return false;
-  std::size_t i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i == n;
-}
-
 bool has_duplicate_keys(const pyjson::Object& members) {
-  if (members.size() <= 16) {  // the usual leaf: comparing pairs beats hashing
-    for (std::size_t i = 1; i < members.size(); ++i)
-      for (std::size_t j = 0; j < i; ++j)
-        if (same_key(members[i].key, members[j].key)) return true;
-    return false;
-  }
-  std::unordered_set<std::string_view> seen;
-  for (const auto& m : members)
-    if (!seen.insert(m.key).second) return true;
-  return false;
+  return pyjson::has_repeated_key(members.data(), members.size());
 }
 
 // `pointer` is extended and restored in place, so the walk allocates nothing per value.

@@ -130,4 +130,25 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(kind_name(Kind::big_integer) == "integer");
     CHECK(kind_name(Kind::floating) == "float");
   }
+  TEST_CASE("has_repeated_key: small objects pairwise, large ones sorted") {
+    auto members = [](std::vector<std::string> keys) {
+      Object o;
+      for (auto& k : keys) o.push_back(Member{std::move(k), Value::null(), 0});
+      return o;
+    };
+    const auto none = members({"type", "dtype", "shape", "Max", "Min"});
+    CHECK_FALSE(has_repeated_key(none.data(), none.size()));
+    CHECK_FALSE(has_repeated_key(none.data(), 0));
+    const auto small = members({"type", "dtype", "shape", "dtype"});
+    CHECK(has_repeated_key(small.data(), small.size()));
+    CHECK_FALSE(has_repeated_key(small.data(), 3));  // only the first three
+    std::vector<std::string> keys;
+    for (int i = 0; i < 40; ++i) keys.push_back("k" + std::to_string(i));
+    const auto large = members(keys);
+    CHECK_FALSE(has_repeated_key(large.data(), large.size()));
+    keys.push_back("k7");
+    const auto large_dup = members(keys);
+    CHECK(has_repeated_key(large_dup.data(), large_dup.size()));
+    CHECK_FALSE(has_repeated_key(members({"a", "ab"}).data(), 2));
+  }
 }
