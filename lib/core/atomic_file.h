@@ -37,6 +37,7 @@ class AtomicFile {
  private:
   AtomicFile(int fd, std::string path, std::string tmp_path, Overwrite overwrite);
   void flush_buffer();
+  void write_through(std::string_view bytes);  // write(2) all of it, then the writeback step
 
   int m_fd;
   std::string m_path;

@@ -59,4 +59,24 @@ TEST_SUITE("msdump::core") {
     REQUIRE(write_file_atomic(p, "two", Overwrite::yes));
     CHECK(testing::slurp(p) == "two");
   }
+  TEST_CASE("small and large pieces land in order, past the writeback steps") {
+    testing::TempDir dir;
+    const auto p = (dir / "big.json").string();
+    auto f = AtomicFile::create(p, Overwrite::no);
+    REQUIRE(f);
+    std::string expected;
+    std::uint32_t x = 12345;
+    for (int i = 0; i < 400; ++i) {
+      // 1 byte to ~300 KiB: buffered pieces, pieces that flush the buffer, direct writes.
+      const std::size_t n = i % 3 == 0 ? 1 + i : (i % 3 == 1 ? 70000 + 97 * i : 300000 + i);
+      std::string piece(n, '\0');
+      for (auto& c : piece) c = static_cast<char>('a' + (x = x * 1103515245u + 12345u) % 26);
+      (*f)->write(std::string_view(piece));
+      expected += piece;
+    }
+    CHECK((*f)->bytes_written() == expected.size());
+    REQUIRE(expected.size() > (std::size_t{32} << 20));  // several writeback steps of 16 MiB
+    REQUIRE((*f)->commit());
+    CHECK(testing::slurp(p) == expected);
+  }
 }
