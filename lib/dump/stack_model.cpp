@@ -8,9 +8,7 @@
 namespace msdump::dump {
 
 void StackModel::add(const std::string& name, std::vector<std::string> frames) {
-  if (contains(name)) return;  // before interning: a name's first stack is the one kept
-  const std::uint32_t id = m_own.intern(std::move(frames));
-  add(name, id, m_own);
+  add(name, m_own.intern(std::move(frames)), m_own);
 }
 
 void StackModel::add(const std::string& name, std::uint32_t frames_id, const FrameLists& lists) {

@@ -205,20 +205,6 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
   check_entry(name, entry, ctx, pointer, sink, nullptr);
 }
 
-bool has_duplicate_keys_anywhere(const Value& v) {
-  if (v.is_array()) {
-    for (const auto& item : v.as_array())
-      if ((item.is_array() || item.is_object()) && has_duplicate_keys_anywhere(item)) return true;
-    return false;
-  }
-  if (!v.is_object()) return false;
-  const auto& members = v.as_object();
-  if (members.size() > 1 && has_duplicate_keys(members)) return true;
-  for (const auto& m : members)
-    if ((m.value.is_array() || m.value.is_object()) && has_duplicate_keys_anywhere(m.value)) return true;
-  return false;
-}
-
 void check_entry(const std::string& name, const Value& entry, const EntryContext& ctx, const std::string& pointer,
                  FindingSink& sink, std::uint64_t* tensor_leaves, bool no_duplicate_keys) {
   const auto parsed = dump::parse_entry_name(name);

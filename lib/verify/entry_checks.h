@@ -35,10 +35,6 @@ void check_entry(const std::string& name, const pyjson::Value& entry, const Entr
                  const std::string& pointer, FindingSink& sink, std::uint64_t* tensor_leaves,
                  bool no_duplicate_keys = false);
 
-// Whether some object in `v` (recursively) has the same key twice: what check_duplicate_keys
-// reports, as a yes/no (EventPipe runs it on the parser thread while the entry is in cache).
-bool has_duplicate_keys_anywhere(const pyjson::Value& v);
-
 // Reports every object in `v` (recursively) that has the same key twice.
 void check_duplicate_keys(const pyjson::Value& v, const std::string& entry, const std::string& pointer,
                           FindingSink& sink);
