@@ -19,4 +19,7 @@ void append_python_float(std::string& out, double x);
 inline constexpr std::size_t k_max_python_float_chars = 32;
 char* format_python_float(char* out, double x);
 
+// The same text by way of std::to_chars (the reference the fast path is tested against).
+char* format_python_float_reference(char* out, double x);
+
 }  // namespace msdump::pyjson

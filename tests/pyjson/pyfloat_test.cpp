@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "pyjson/json_reader.h"
@@ -71,5 +72,31 @@ TEST_SUITE("msdump::pyjson") {
     }
     CHECK(n == 11868);
     CHECK(mismatches == 0);
+  }
+
+  TEST_CASE("python float repr: the fast path (Dragonbox) writes what the to_chars reference writes") {
+    auto same = [](double x) {
+      char a[k_max_python_float_chars], b[k_max_python_float_chars];
+      const std::string fast(a, format_python_float(a, x));
+      const std::string ref(b, format_python_float_reference(b, x));
+      if (fast != ref) FAIL_CHECK(std::bit_cast<std::uint64_t>(x) << ": fast " << fast << ", reference " << ref);
+      return fast == ref;
+    };
+    std::mt19937_64 rng(20261130);
+    int bad = 0;
+    // Any bit pattern (every exponent, subnormals, NaN payloads, infinities).
+    for (int i = 0; i < 200000 && bad < 10; ++i) bad += !same(std::bit_cast<double>(rng()));
+    // float32 values widened (most statistics), and the layout's edges.
+    for (int i = 0; i < 200000 && bad < 10; ++i) bad += !same(static_cast<double>(std::bit_cast<float>(static_cast<std::uint32_t>(rng()))));
+    for (int e = -330; e <= 310 && bad < 10; ++e) {
+      const double p = std::pow(10.0, e);
+      for (double x : {p, std::nextafter(p, 0.0), std::nextafter(p, INFINITY), -p, 9.5 * p, 0.99999999999999989 * p})
+        bad += !same(x);
+    }
+    for (double x : {0.0, -0.0, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, 1e16, 9999999999999998.0,
+                     1e15, 123456789012345678.0, 0.0001, 0.00009999999999999999, 1e-05, 0.1, 0.2, 0.3, 1.0 / 3.0})
+      bad += !same(x);
+    for (std::int64_t k = -100000; k <= 100000; k += 7) bad += !same(static_cast<double>(k) / 64.0);
+    CHECK(bad == 0);
   }
 }
