@@ -144,10 +144,9 @@ Result<void> LeafConverter::write_leaf(const std::string& entry, const std::stri
                                        const std::vector<std::string>& path, const Value& leaf, bool ndarray,
                                        std::uint64_t line, std::vector<Problem>& problems, pyjson::JsonWriter& w) {
   Where where{entry, section, is_parameters_grad, path, line, problems};
-  auto converted = convert_tensor(leaf, where, ndarray);
-  if (!converted) return converted.error();
+  MSDUMP_TRY(convert_tensor(leaf, where, ndarray, m_converted));
   WrittenLeaf out(w);
-  if (auto r = make_leaf(leaf, where, ndarray, *converted, out); !r) return r;
+  if (auto r = make_leaf(leaf, where, ndarray, m_converted, out); !r) return r;
   out.end();
   return {};
 }
@@ -156,74 +155,68 @@ Result<void> LeafConverter::walk(Value& v, std::vector<std::string>& path, Where
   return dump::walk_leaves(v, path, [&](Value& leaf, dump::LeafKind kind, const std::vector<std::string>&) -> Result<void> {
     if (kind == dump::LeafKind::value) return {};
     const bool ndarray = kind == dump::LeafKind::ndarray;
-    auto converted = convert_tensor(leaf, where, ndarray);
-    if (!converted) return converted.error();
+    MSDUMP_TRY(convert_tensor(leaf, where, ndarray, m_converted));
     ValueLeaf out(leaf.size() + 6);
-    if (auto r = make_leaf(leaf, where, ndarray, *converted, out); !r) return r;
+    if (auto r = make_leaf(leaf, where, ndarray, m_converted, out); !r) return r;
     leaf = out.take();
     return {};
   });
 }
 
-Result<LeafConverter::Converted> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool ndarray) {
+Result<void> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool ndarray, Converted& c) {
   const bool pytorch = m_ctx.framework == Framework::pytorch;
-  Converted c;
   c.dtype_v = leaf.find("dtype");
   c.shape_v = leaf.find("shape");
+  c.rg = nullptr;
+  c.st.reset();
+  c.has_src = false;
+  c.keep_input_stats = false;
 
   // 1. What the leaf says.
   if (c.dtype_v == nullptr || !c.dtype_v->is_string()) return fatal(where, "/dtype: expected a dtype string");
   const std::optional<DType> dtype = dtype_from_any_name(c.dtype_v->as_string());
-  const std::optional<tensor::Shape> shape = shape_from_value(c.shape_v);
-  if (!shape) return fatal(where, "/shape: expected a list of non-negative integers");
+  if (!shape_from_value(c.shape_v, c.shape)) return fatal(where, "/shape: expected a list of non-negative integers");
   if (!dtype && !ndarray) return fatal(where, fmt::format("/dtype: unknown dtype \"{}\"", c.dtype_v->as_string()));
   c.rg = leaf.find("requires_grad");
   if (pytorch && !ndarray && (c.rg == nullptr || !c.rg->is_bool()))
     return fatal(where, "/requires_grad: expected a boolean (PyTorch tensor leaves carry requires_grad)");
 
   // 2. Its bytes and statistics.
-  auto& st = c.st;
-  auto& src = c.src;
-  if (dtype) {
-    auto located = locate_tensor_source(leaf, m_ctx.input_kind, m_ctx.source_dir);
-    if (!located) return fatal(where, located.error().message);
-    if (!located->has_value()) {
-      // No bytes: a meta/fake tensor in a capture, or an msprobe leaf without a file: empty
-      // tensors (whose statistics are known from the shape) or a statistics dump's leaf.
-      if (tensor::checked_numel(*shape).value_or(1) == 0)
-        st = stats::compute_leaf_stats(tensor::TensorView{*dtype, *shape, {}}, stats_options(*dtype));
-      else c.keep_input_stats = m_ctx.input_kind == InputKind::msprobe_dump;
-    } else {
-      src = std::move(**located);
-      auto opened = m_sources.open(*src, *dtype, *shape);
-      if (!opened) return fatal(where, opened.error().message);
-      if (opened->problem) {
-        problem(where, opened->problem->message);
-        src.reset();
-      } else {
-        auto& ot = *opened->opened;
-        auto computed = ndarray ? compute_ndarray_stats(*ot.source, ot.info)
-                                : stats::compute_leaf_stats(ot.elements(), ot.info, stats_options(*dtype), &m_buffer);
-        if (!computed) {
-          problem(where, computed.error().message);
-          src.reset();
-        } else {
-          st = std::move(*computed);
-          ++m_tensors;
-          m_bytes_read += ot.info.nbytes();
-          src->info = ot.info;
-        }
-      }
-    }
+  if (!dtype) return {};
+  auto located = locate_tensor_source(leaf, m_ctx.input_kind, m_ctx.source_dir, c.src);
+  if (!located) return fatal(where, located.error().message);
+  if (!*located) {
+    // No bytes: a meta/fake tensor in a capture, or an msprobe leaf without a file: empty
+    // tensors (whose statistics are known from the shape) or a statistics dump's leaf.
+    if (tensor::checked_numel(c.shape).value_or(1) == 0)
+      c.st = stats::compute_leaf_stats(tensor::TensorView{*dtype, c.shape, {}}, stats_options(*dtype));
+    else c.keep_input_stats = m_ctx.input_kind == InputKind::msprobe_dump;
+    return {};
   }
-  return c;
+  auto opened = m_sources.open(c.src, *dtype, c.shape);
+  if (!opened) return fatal(where, opened.error().message);
+  if (opened->problem) {
+    problem(where, opened->problem->message);
+    return {};
+  }
+  const auto& info = c.src.info;
+  auto computed = ndarray ? compute_ndarray_stats(*opened->source, info)
+                          : stats::compute_leaf_stats(*opened->elements, info, stats_options(*dtype), &m_buffer);
+  if (!computed) {
+    problem(where, computed.error().message);
+    return {};
+  }
+  c.st = std::move(*computed);
+  c.has_src = true;
+  ++m_tensors;
+  m_bytes_read += info.nbytes();
+  return {};
 }
 
 template <typename Out>
 Result<void> LeafConverter::make_leaf(const Value& leaf, Where& where, bool ndarray, const Converted& c, Out& out) {
   const bool pytorch = m_ctx.framework == Framework::pytorch;
   const auto& st = c.st;
-  const auto& src = c.src;
   // 3. The leaf msprobe would write, keys in its order (dump-format.md §5.1, §5.2).
   auto copy_key = [&](std::string_view k) {
     if (const Value* v = leaf.find(k)) out.member(k, *v);
@@ -270,12 +263,12 @@ Result<void> LeafConverter::make_leaf(const Value& leaf, Where& where, bool ndar
 
   // 4. task tensor: the file and its data_name. PyTorch saves nothing for empty tensors (their
   // storage pointer is 0); MindSpore's np.save path saves them too.
-  if (m_ctx.task == Task::tensor && src && st && (src->info.numel() > 0 || !pytorch)) {
+  if (m_ctx.task == Task::tensor && c.has_src && st && (c.src.info.numel() > 0 || !pytorch)) {
     const std::string data_name = dump::make_data_name(where.entry, where.section, where.path,
                                                        where.is_parameters_grad, m_ctx.framework);
     if (!dump::is_plain_file_name(data_name))
       return fatal(where, fmt::format("data_name \"{}\" would leave dump_tensor_data/", data_name));
-    auto written = write_tensor_file(*src, m_ctx.tensor_out + "/" + data_name);
+    auto written = write_tensor_file(c.src, m_ctx.tensor_out + "/" + data_name);
     if (!written) {
       problem(where, written.error().message);
     } else {

@@ -68,15 +68,18 @@ class LeafConverter {
   Result<void> walk(pyjson::Value& v, std::vector<std::string>& path, Where& where);
   // What a tensor leaf says and what its bytes give (steps 1 and 2 of the conversion); the
   // pointers are into the leaf.
+  // One Converted is reused from leaf to leaf (its strings and vectors keep their capacity).
   struct Converted {
     const pyjson::Value* dtype_v = nullptr;
     const pyjson::Value* shape_v = nullptr;
     const pyjson::Value* rg = nullptr;
     std::optional<stats::LeafStats> st;
-    std::optional<TensorSource> src;
+    TensorSource src;      // meaningful when has_src
+    bool has_src = false;  // the leaf's bytes were read (src.info describes them)
+    tensor::Shape shape;   // the leaf's shape
     bool keep_input_stats = false;
   };
-  Result<Converted> convert_tensor(const pyjson::Value& leaf, Where& where, bool ndarray);
+  Result<void> convert_tensor(const pyjson::Value& leaf, Where& where, bool ndarray, Converted& c);
   // The new leaf, member by member, into `out` (a Value or a JsonWriter; steps 3 and 4).
   template <typename Out>
   Result<void> make_leaf(const pyjson::Value& leaf, Where& where, bool ndarray, const Converted& c, Out& out);
@@ -91,6 +94,7 @@ class LeafConverter {
   LeafContext m_ctx;
   stats::ReadBuffer m_buffer;
   TensorSourceCache m_sources;
+  Converted m_converted;  // convert_tensor's output, reused
   std::uint64_t m_tensors = 0;
   std::uint64_t m_tensor_files = 0;
   std::uint64_t m_bytes_read = 0;

@@ -63,36 +63,35 @@ bool holds_16bit_or_fp8_as_float32(DType leaf, DType file) {
 
 }  // namespace
 
-std::optional<tensor::Shape> shape_from_value(const pyjson::Value* shape) {
-  if (shape == nullptr || !shape->is_array()) return std::nullopt;
-  tensor::Shape out;
-  out.reserve(shape->size());
+bool shape_from_value(const pyjson::Value* shape, tensor::Shape& out) {
+  if (shape == nullptr || !shape->is_array()) return false;
+  out.clear();
   for (const auto& d : shape->as_array()) {
-    if (d.kind() != pyjson::Kind::integer || d.as_int() < 0) return std::nullopt;
+    if (d.kind() != pyjson::Kind::integer || d.as_int() < 0) return false;
     out.push_back(d.as_int());
   }
-  return out;
+  return true;
 }
 
-Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& leaf, InputKind kind,
-                                                         const std::string& dir) {
-  TensorSource src;
-  src.base = dir;
+Result<bool> locate_tensor_source(const pyjson::Value& leaf, InputKind kind, const std::string& dir,
+                                  TensorSource& out) {
+  out.offset = 0;
   if (kind == InputKind::msprobe_dump) {
     const auto* dn = leaf.find("data_name");
-    if (dn == nullptr) return std::optional<TensorSource>{};
+    if (dn == nullptr) return false;
     if (!dn->is_string()) return invalid_input("/data_name: expected a string");
     if (!dump::is_plain_file_name(dn->as_string()))
       return invalid_input(fmt::format("/data_name: \"{}\" is not a file name inside dump_tensor_data/", dn->as_string()));
-    src.path = dir + "/" + dn->as_string();
+    out.path.assign(dir).append("/").append(dn->as_string());
     // The dump's directory (given by the user) bounds what may be read: dump_tensor_data/ being
     // a link to elsewhere does not widen it.
     const auto rank_dir = std::filesystem::path(dir).parent_path();
-    src.base = rank_dir.empty() ? std::string(".") : rank_dir.string();
+    out.base = rank_dir.empty() ? std::string(".") : rank_dir.string();
+    out.raw_allowed = false;
   } else {
     const auto* s = leaf.find("source");
     if (s == nullptr) return invalid_input("/source: missing (a capture's tensor leaf says where its bytes are)");
-    if (s->is_null()) return std::optional<TensorSource>{};
+    if (s->is_null()) return false;
     if (!s->is_object()) return invalid_input("/source: expected an object or null");
     const auto* file = s->find("file");
     if (file == nullptr || !file->is_string()) return invalid_input("/source/file: expected a string");
@@ -101,18 +100,21 @@ Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& le
     if (const auto* off = s->find("offset")) {
       if (off->kind() != pyjson::Kind::integer || off->as_int() < 0)
         return invalid_input("/source/offset: expected a non-negative integer");
-      src.offset = static_cast<std::uint64_t>(off->as_int());
+      out.offset = static_cast<std::uint64_t>(off->as_int());
     }
-    src.path = dir + "/" + file->as_string();
-    src.raw_allowed = true;
+    out.path.assign(dir).append("/").append(file->as_string());
+    out.base.assign(dir);
+    out.raw_allowed = true;
   }
-  return std::optional<TensorSource>{std::move(src)};
+  return true;
 }
 
-// The header of an opened file (or the raw layout the leaf describes) and the checks against
-// the leaf; shared by open_tensor_source and the cache.
-static Result<OpenOutcome> describe_opened(const TensorSource& src, OpenedTensor out, bool known, DType leaf_dtype,
-                                    const tensor::Shape& leaf_shape);
+// The header of an opened file (or the raw layout the leaf describes) into `info`, and the
+// checks against the leaf; shared by open_tensor_source and the cache. The optional holds a
+// problem that spoils only this leaf; the Result fails when the file contradicts the leaf.
+static Result<std::optional<Error>> describe_opened(const TensorSource& src, const FileSource& file, bool known,
+                                                    DType leaf_dtype, const tensor::Shape& leaf_shape,
+                                                    tensor::TensorInfo& info);
 
 Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape) {
   OpenOutcome outcome;
@@ -145,30 +147,37 @@ Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype
   out.source = std::shared_ptr<const FileSource>(std::move(*file));
   // Files without a known magic are raw element bytes described by the leaf (captures only).
   const bool known = !src.raw_allowed || tensor::detect_tensor_format(*out.source).ok();
-  return describe_opened(src, std::move(out), known, leaf_dtype, leaf_shape);
-}
-
-static Result<OpenOutcome> describe_opened(const TensorSource& src, OpenedTensor out, bool known, DType leaf_dtype,
-                                    const tensor::Shape& leaf_shape) {
-  OpenOutcome outcome;
-  auto info = known ? tensor::read_tensor_info(*out.source, tensor::ReadOptions{leaf_dtype})
-                    : tensor::raw_tensor_info(*out.source, tensor::RawSpec{leaf_dtype, leaf_shape, src.offset, false});
-  if (!info) {
-    outcome.problem = info.error();
+  auto described = describe_opened(src, *out.source, known, leaf_dtype, leaf_shape, out.info);
+  if (!described) return described.error();
+  if (*described) {
+    outcome.problem = std::move(**described);
     return outcome;
   }
-  out.info = std::move(*info);
-  if (out.info.shape != leaf_shape)
-    return invalid_input(fmt::format("'{}': file holds shape {}, the leaf says {}", src.path,
-                                     tensor::format_shape(out.info.shape), tensor::format_shape(leaf_shape)));
-  if (out.info.dtype != leaf_dtype && !holds_16bit_or_fp8_as_float32(leaf_dtype, out.info.dtype))
-    return invalid_input(fmt::format("'{}': file holds {}, the leaf says {}", src.path, dtype_name(out.info.dtype),
-                                     dtype_name(leaf_dtype)));
   outcome.opened = std::move(out);
   return outcome;
 }
 
-Result<OpenOutcome> TensorSourceCache::open(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape) {
+static Result<std::optional<Error>> describe_opened(const TensorSource& src, const FileSource& file, bool known,
+                                                    DType leaf_dtype, const tensor::Shape& leaf_shape,
+                                                    tensor::TensorInfo& info) {
+  if (known) {
+    auto read = tensor::read_tensor_info(file, tensor::ReadOptions{leaf_dtype});
+    if (!read) return std::optional<Error>(read.error());
+    info = std::move(*read);
+  } else if (auto raw = tensor::describe_raw(file, leaf_dtype, leaf_shape, src.offset, false, info); !raw) {
+    return std::optional<Error>(raw.error());
+  }
+  if (info.shape != leaf_shape)
+    return invalid_input(fmt::format("'{}': file holds shape {}, the leaf says {}", src.path,
+                                     tensor::format_shape(info.shape), tensor::format_shape(leaf_shape)));
+  if (info.dtype != leaf_dtype && !holds_16bit_or_fp8_as_float32(leaf_dtype, info.dtype))
+    return invalid_input(fmt::format("'{}': file holds {}, the leaf says {}", src.path, dtype_name(info.dtype),
+                                     dtype_name(leaf_dtype)));
+  return std::optional<Error>();
+}
+
+Result<TensorSourceCache::Opened> TensorSourceCache::open(TensorSource& src, DType leaf_dtype,
+                                                          const tensor::Shape& leaf_shape) {
   const Entry* hit = nullptr;
   if (m_last != nullptr && *m_last_path == src.path) {
     hit = m_last;
@@ -177,35 +186,47 @@ Result<OpenOutcome> TensorSourceCache::open(const TensorSource& src, DType leaf_
     m_last_path = &it->first;
     m_last = hit;
   }
+  Opened out;
   if (hit != nullptr) {
-    OpenedTensor out;
-    out.source = hit->file;
-    out.data = hit->memory;
-    return describe_opened(src, std::move(out), hit->known_format, leaf_dtype, leaf_shape);
+    auto described = describe_opened(src, *hit->file, hit->known_format, leaf_dtype, leaf_shape, src.info);
+    if (!described) return described.error();
+    out.problem = std::move(*described);
+    if (!out.problem) {
+      out.source = hit->file.get();
+      out.elements = hit->memory ? hit->memory.get() : static_cast<const ByteSource*>(hit->file.get());
+    }
+    return out;
   }
   auto r = open_tensor_source(src, leaf_dtype, leaf_shape);
-  if (r && r->opened) {
-    if (m_files.size() >= k_open_files) {
-      m_files.clear();
-      m_memory_bytes = 0;
-      m_last_path = nullptr;
-      m_last = nullptr;
-    }
-    const bool known = r->opened->info.format != tensor::TensorFormat::raw;
-    Entry e{r->opened->source, known, nullptr, nullptr};
-    const std::uint64_t size = e.file->size();
-    if (!known && size <= k_memory_file_bytes && m_memory_bytes + size <= k_memory_bytes) {
-      auto bytes = std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(size));
-      if (e.file->read_at(0, *bytes)) {  // on a read error the leaves read the file as before
-        e.bytes = bytes;
-        e.memory = std::make_shared<MemorySource>(std::span<const std::byte>(*bytes), e.file->name());
-        m_memory_bytes += size;
-        r->opened->data = e.memory;
-      }
-    }
-    m_files.emplace(src.path, std::move(e));
+  if (!r) return r.error();
+  if (!r->opened) {
+    out.problem = std::move(r->problem);
+    return out;
   }
-  return r;
+  if (m_files.size() >= k_open_files) {
+    m_files.clear();
+    m_memory_bytes = 0;
+    m_last_path = nullptr;
+    m_last = nullptr;
+  }
+  src.info = std::move(r->opened->info);
+  const bool known = src.info.format != tensor::TensorFormat::raw;
+  Entry e{std::move(r->opened->source), known, nullptr, nullptr};
+  const std::uint64_t size = e.file->size();
+  if (!known && size <= k_memory_file_bytes && m_memory_bytes + size <= k_memory_bytes) {
+    auto bytes = std::make_shared<std::vector<std::byte>>(static_cast<std::size_t>(size));
+    if (e.file->read_at(0, *bytes)) {  // on a read error the leaves read the file as before
+      e.bytes = bytes;
+      e.memory = std::make_shared<MemorySource>(std::span<const std::byte>(*bytes), e.file->name());
+      m_memory_bytes += size;
+    }
+  }
+  const auto [it, inserted] = m_files.insert_or_assign(src.path, std::move(e));
+  m_last_path = &it->first;
+  m_last = &it->second;
+  out.source = it->second.file.get();
+  out.elements = it->second.memory ? it->second.memory.get() : static_cast<const ByteSource*>(it->second.file.get());
+  return out;
 }
 
 }  // namespace msdump::convert

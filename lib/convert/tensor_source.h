@@ -28,14 +28,16 @@ struct TensorSource {
   tensor::TensorInfo info;     // filled once opened
 };
 
-// A leaf's "shape" as a Shape, or nullopt when it is not a list of non-negative integers.
-std::optional<tensor::Shape> shape_from_value(const pyjson::Value* shape);
+// A leaf's "shape" into `out` (its capacity reused); false when it is not a list of
+// non-negative integers.
+bool shape_from_value(const pyjson::Value* shape, tensor::Shape& out);
 
-// The source of `leaf`, or nullopt when the leaf has no bytes ("source": null; an msprobe leaf
-// without data_name). `dir` is the capture directory, or an msprobe dump's dump_tensor_data/.
-// Fails on a malformed source or a path that leaves `dir`.
-Result<std::optional<TensorSource>> locate_tensor_source(const pyjson::Value& leaf, InputKind kind,
-                                                         const std::string& dir);
+// The source of `leaf` into `out` (its strings' capacity reused: no allocation per leaf once
+// warm); false when the leaf has no bytes ("source": null; an msprobe leaf without data_name).
+// `dir` is the capture directory, or an msprobe dump's dump_tensor_data/. Fails on a malformed
+// source or a path that leaves `dir`. out.info is left as it was.
+Result<bool> locate_tensor_source(const pyjson::Value& leaf, InputKind kind, const std::string& dir,
+                                  TensorSource& out);
 
 struct OpenedTensor {
   std::shared_ptr<const FileSource> source;
@@ -71,8 +73,16 @@ Result<void> check_opened_inside(int fd, const std::string& path, const std::str
 class TensorSourceCache {
  public:
   static constexpr std::size_t k_open_files = 32;
-  // As open_tensor_source, reusing a file already opened and checked for `src.path`.
-  Result<OpenOutcome> open(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape);
+  // What open() gives: the file and where to read the elements (valid until the next open()),
+  // or the problem that spoils the leaf.
+  struct Opened {
+    const FileSource* source = nullptr;
+    const ByteSource* elements = nullptr;  // `source`, or an in-memory copy of a small raw blob
+    std::optional<Error> problem;
+  };
+  // As open_tensor_source, reusing a file already opened and checked for `src.path`; the
+  // tensor's header goes to src.info (in place: no allocation per leaf once warm).
+  Result<Opened> open(TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape);
 
  private:
   // Raw blobs up to this size are read into memory once (at most k_memory_bytes in all).

@@ -41,4 +41,37 @@ TEST_SUITE("msdump::tensor") {
     std::memcpy(&v, s->data.data(), 2);
     CHECK(v == 256);
   }
+
+  TEST_CASE("raw: describe_raw into a reused TensorInfo leaves nothing of the previous tensor") {
+    std::string bytes(64, '\0');
+    MemorySource src(as_bytes(bytes), "blob.bin");
+    TensorInfo info;
+    info.format = TensorFormat::pt;  // what a .pt header left behind
+    info.shape = {9, 9, 9};
+    info.strides = {81, 9, 1};
+    info.storage_offset = 5;
+    info.requires_grad = true;
+    info.location = "npu:0";
+    REQUIRE(describe_raw(src, DType::float32, std::vector<std::int64_t>{2, 4}, 16, false, info));
+    auto fresh = raw_tensor_info(src, {DType::float32, {2, 4}, 16});
+    REQUIRE(fresh);
+    CHECK(info.format == fresh->format);
+    CHECK(info.dtype == fresh->dtype);
+    CHECK(info.shape == fresh->shape);
+    CHECK(info.strides == fresh->strides);
+    CHECK(info.storage_offset == 0);
+    CHECK(info.data_offset == 16);
+    CHECK(info.storage_bytes == 32);
+    CHECK_FALSE(info.requires_grad);
+    CHECK(info.location.empty());
+    // 0-dim, then a failure that names the source
+    REQUIRE(describe_raw(src, DType::int64, std::vector<std::int64_t>{}, 8, false, info));
+    CHECK(info.shape.empty());
+    CHECK(info.strides.empty());
+    CHECK(info.nbytes() == 8);
+    auto beyond = describe_raw(src, DType::float64, std::vector<std::int64_t>{8}, 8, false, info);
+    REQUIRE_FALSE(beyond);
+    CHECK(beyond.error().message == "'blob.bin': raw tensor [8] float64 needs 64 bytes at offset 8, the source has 64 bytes");
+  }
 }
+
