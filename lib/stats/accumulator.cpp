@@ -214,7 +214,59 @@ Moments Accumulator::take_moments() {
   return m;
 }
 
+namespace {
+
+// What an Accumulator gives for `bytes` fed in one update, when they hold fewer elements than a
+// block and fit in one piece: the same kernels on the same elements in the same order (full
+// groups through the group kernel, the rest through the scalar one into lane 0, the lanes
+// reduced in order, one add to each exact sum), without the accumulator's staging copy and its
+// zeroed exact sums. Small tensors (most leaves of a capture) take this path.
+Moments one_block_moments(DType dtype, std::span<const std::byte> bytes, const AccumulatorOptions& o) {
+  const std::size_t isz = itemsize(dtype);
+  Moments m;
+  if (o.values) {
+    const std::uint64_t n = bytes.size() / isz;
+    alignas(64) std::array<double, detail::k_lanes> sum{}, sq{}, abs{};
+    std::int64_t max_key = detail::k_no_max_key, min_key = detail::k_no_min_key;
+    const detail::KernelState st{sum.data(), sq.data(), abs.data(), &max_key, &min_key};
+    const std::uint64_t groups = n / Accumulator::k_group_elements;
+    const std::uint64_t grouped = groups * Accumulator::k_group_elements;
+    if (o.reference_kernel) {
+      detail::scalar_elements(dtype, o.float32_elements, bytes.data(), grouped, st);
+    } else {
+      detail::simd_groups(dtype, o.float32_elements, o.abs_sum, bytes.data(), groups, st);
+    }
+    if (n > grouped) detail::scalar_elements(dtype, o.float32_elements, bytes.data() + grouped * isz, n - grouped, st);
+    double total = 0.0, total_sq = 0.0, total_abs = 0.0;
+    if (n > 0) {  // flush_block
+      for (std::size_t k = 0; k < detail::k_lanes; ++k) {
+        total += sum[k];
+        total_sq += sq[k];
+        total_abs += abs[k];
+      }
+    }
+    m = detail::make_moments(dtype, n, bytes.size(), max_key, min_key, ExactSum::of_one(total),
+                             ExactSum::of_one(total_sq), ExactSum::of_one(total_abs));
+    if (!o.abs_sum) m.sum_abs = std::numeric_limits<double>::quiet_NaN();
+  } else {
+    m.dtype = dtype;
+    m.count = bytes.size() / isz;
+    m.byte_count = bytes.size();
+  }
+  if (o.crc32) m.crc32 = crc32_update(0, bytes);
+  if (o.xor_checksum) {
+    XorChecksum x(0);
+    x.update(bytes);
+    m.xor_checksum = x.value();
+  }
+  return m;
+}
+
+}  // namespace
+
 Moments compute_moments(DType dtype, std::span<const std::byte> bytes, const AccumulatorOptions& options) {
+  if (bytes.size() < Accumulator::k_block_elements * itemsize(dtype) && bytes.size() <= k_piece_bytes)
+    return one_block_moments(dtype, bytes, options);
   Accumulator acc(dtype, options);
   acc.update(bytes);
   return acc.take_moments();

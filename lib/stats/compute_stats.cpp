@@ -98,6 +98,12 @@ LeafStats compute_leaf_stats(tensor::TensorView view, const StatsOptions& option
   auto a = leaf_accumulator_options(view.dtype, view.shape, options);
   a.abs_sum = moments_out != nullptr;  // only tolerances use sum |x|
   const bool widened = crc_of_widened_bfloat16(view.dtype, options);
+  if (!widened && (view.data.size() < k_parallel_bytes || options.threads <= 1)) {
+    // One part: the one-shot helper (which has a fast path for tensors of less than a block).
+    const Moments m = compute_moments(view.dtype, view.data, a);
+    if (moments_out != nullptr) *moments_out = m;
+    return leaf_stats_from_moments(m, view.shape, options);
+  }
   auto m = run_parts(view.dtype, view.data.size(), a, widened, options.threads,
                      [&](std::uint64_t begin, std::uint64_t end, PartSink& sink, std::size_t) -> Result<void> {
                        sink.update(view.data.subspan(begin, end - begin));

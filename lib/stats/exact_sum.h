@@ -20,6 +20,9 @@ class ExactSum {
   // +-inf if the finite total is beyond the double range. Totals in the subnormal range may be
   // off by one subnormal ULP (rounded twice).
   double value() const;
+  // value() of an accumulator that was given `v` alone (without building one): v, except
+  // that a zero (of either sign) is +0.0.
+  static double of_one(double v) { return v == 0.0 ? 0.0 : v; }
 
  private:
   // 32-bit digits stored in int64 (carry-save): digit i weighs 2^(32 i + k_base_exponent).
