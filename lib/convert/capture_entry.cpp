@@ -1,5 +1,7 @@
 #include "convert/capture_entry.h"
 
+#include "trace/line_hash.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -118,7 +120,11 @@ Result<std::optional<bool>> CaptureEntry::write_plain(const std::string& name, s
   if (m_scanned.size() < events.size()) m_scanned.resize(events.size());
   for (std::size_t k = 0; k < events.size(); ++k) {
     auto& s = m_scanned[k];
-    if (!trace::scan_data_line(events[k].text, s) || s.kind != "data" || s.name.empty()) return std::optional<bool>();
+    const EventLine& e = events[k];
+    const bool unchanged = e.text_hash != 0 && trace::line_hash(e.text) == e.text_hash;
+    if (!(unchanged ? trace::split_data_line(e.text, s) : trace::scan_data_line(e.text, s)) || s.kind != "data" ||
+        s.name.empty())
+      return std::optional<bool>();
   }
 
   // The merge, by key.

@@ -7,7 +7,8 @@
 // Two ways to the same bytes, problems and errors:
 // - parsed: each line through pyjson::parse_json and trace::parse_trace_event, the merged entry
 //   as a pyjson::Value, LeafConverter::convert_section, EntryFormatter::write_entry;
-// - plain: when trace::scan_data_line accepts every line, the sections stay text; they are
+// - plain: when trace::scan_data_line accepts every line (or trace::split_data_line splits a
+//   line whose hash shows it unchanged since the index pass scanned it), the sections stay text; they are
 //   merged by key and written by dump::SectionText, only the tensor leaves are read (by
 //   pyjson::PlainReader) and converted and written by LeafConverter::write_leaf.
 // write() takes the plain way when it can, the parsed way otherwise.
@@ -52,6 +53,9 @@ Result<bool> finish_entry(const std::string& name, pyjson::Value& entry, std::op
 struct EventLine {
   std::string_view text;
   std::uint64_t line = 0;
+  // trace::line_hash of the text the index pass scanned as plain (0: none): when the text
+  // still has it, the plain way splits it without validating it again.
+  std::uint64_t text_hash = 0;
 };
 
 class CaptureEntry {

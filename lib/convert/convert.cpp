@@ -28,6 +28,7 @@
 #include "pyjson/json_reader.h"
 #include "pyjson/json_writer.h"
 #include "trace/event_scan.h"
+#include "trace/line_hash.h"
 #include "trace/line_reader.h"
 #include "trace/meta_event_parse.h"
 #include "trace/trace_event.h"
@@ -236,6 +237,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     bool header = false;                   // the first non-blank line: always parsed fully
     bool scanned = false;                  // a plain data line: name and keys in the batch
     std::uint64_t name_hash = 0;           // NameTable hash of the event's name, when known
+    std::uint64_t text_hash = 0;           // a plain data line: trace::line_hash of its text
     std::uint32_t name_off = 0, name_len = 0;
     std::uint32_t keys_begin = 0, keys_end = 0;
     std::optional<trace::TraceEvent> event;  // a stack or construct line, parsed directly; or
@@ -259,6 +261,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       const std::string_view text = std::string_view(batch.text).substr(rec.text_off, rec.length);
       if (!rec.header && trace::scan_event_line(text, scanned) && scanned.kind == "data" && !scanned.name.empty()) {
         rec.scanned = true;
+        rec.text_hash = trace::line_hash(text);
         rec.name_hash = EntryOrder::hash(scanned.name);
         rec.name_off = static_cast<std::uint32_t>(batch.chars.size());
         rec.name_len = static_cast<std::uint32_t>(scanned.name.size());
@@ -320,7 +323,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       has_output = has_output || key == "output";
     }
     if (!any) return {};
-    order->add(name_text, name_hash, EventRef{line.number, line.offset, line.length},
+    order->add(name_text, name_hash, EventRef{line.number, line.offset, line.length, line.text_hash},
                name.kind == dump::EntryKind::module_forward, has_output);
     return {};
   };
@@ -614,7 +617,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       if (!spanned && w.lines.size() < entry.events.size()) w.lines.resize(entry.events.size());
       for (const auto& ref : entry.events) {
         if (spanned) {
-          w.events.push_back({std::string_view(w.span).substr(ref.offset - lo, ref.length), ref.line});
+          w.events.push_back({std::string_view(w.span).substr(ref.offset - lo, ref.length), ref.line, ref.text_hash});
           continue;
         }
         // One line at a time: each in its own buffer, all alive until the entry is written.
@@ -623,7 +626,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
           slot.error = r.error();
           return;
         }
-        w.events.push_back({text, ref.line});
+        w.events.push_back({text, ref.line, ref.text_hash});
       }
       auto kept = w.entry.write(name, w.events, rules, w.leaves, trace_path, slot.fmt, slot.problems);
       if (!kept) {

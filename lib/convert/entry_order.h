@@ -26,6 +26,7 @@ struct EventRef {
   std::uint64_t line = 0;    // 1-based line number
   std::uint64_t offset = 0;  // byte offset of the line
   std::uint32_t length = 0;  // bytes of the line
+  std::uint64_t text_hash = 0;  // trace::line_hash of a line the index pass scanned as plain; else 0
 };
 
 class EntryOrder {

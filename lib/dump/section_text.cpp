@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "pyjson/container_skip.h"
 #include "pyjson/json_writer.h"
 #include "pyjson/plain_ascii.h"
 
@@ -24,20 +25,8 @@ const char* skip_string(const char* p, const char* end) { return pyjson::skip_pl
 const char* skip_value(const char* p, const char* end) {
   if (*p == '"') return skip_string(p, end);
   if (*p == '{' || *p == '[') {
-    std::size_t depth = 0;
-    while (true) {
-      const char c = *p;
-      if (c == '"') {
-        p = skip_string(p, end);
-        continue;
-      }
-      if (c == '{' || c == '[') {
-        ++depth;
-      } else if ((c == '}' || c == ']') && --depth == 0) {
-        return p + 1;
-      }
-      ++p;
-    }
+    const char* e = pyjson::skip_container(p, end);
+    return e != nullptr ? e : end;  // (valid text always closes)
   }
   while (p != end && *p != ',' && *p != '}' && *p != ']' && !is_ws(*p)) ++p;
   return p;

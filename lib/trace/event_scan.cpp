@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "pyjson/container_skip.h"
 #include "pyjson/plain_ascii.h"
 
 namespace msdump::trace {
@@ -163,6 +164,67 @@ bool scan_members(std::string_view line, std::string_view& kind, std::string_vie
 bool scan_event_line(std::string_view line, ScannedEvent& out) {
   out.keys.clear();
   return scan_members(line, out.kind, out.name, [&](std::string_view k, std::string_view) { out.keys.push_back(k); });
+}
+
+namespace {
+
+bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+const char* skip_ws(const char* p, const char* end) {
+  while (p != end && is_ws(*p)) ++p;
+  return p;
+}
+
+// Past the value at p, by its strings and brackets alone; nullptr when the text ends first or a
+// string is not plain.
+const char* skip_value_unchecked(const char* p, const char* end) {
+  if (p == end) return nullptr;
+  if (*p == '"') {
+    p = pyjson::skip_plain_ascii(p + 1, end);
+    return p != end && *p == '"' ? p + 1 : nullptr;
+  }
+  if (*p == '{' || *p == '[') return pyjson::skip_container(p, end);
+  while (p != end && *p != ',' && *p != '}' && *p != ']' && !is_ws(*p)) ++p;
+  return p;
+}
+
+}  // namespace
+
+bool split_data_line(std::string_view line, ScannedData& out) {
+  out.sections.clear();
+  const char* const end = line.data() + line.size();
+  const char* p = skip_ws(line.data(), end);
+  if (p == end || *p != '{') return false;
+  p = skip_ws(p + 1, end);
+  bool have_kind = false, have_name = false;
+  while (true) {
+    if (p == end || *p != '"') return false;
+    const char* const k = p + 1;
+    p = pyjson::skip_plain_ascii(k, end);
+    if (p == end || *p != '"') return false;
+    const std::string_view key(k, static_cast<std::size_t>(p - k));
+    p = skip_ws(p + 1, end);
+    if (p == end || *p != ':') return false;
+    p = skip_ws(p + 1, end);
+    const char* const v = p;
+    p = skip_value_unchecked(p, end);
+    if (p == nullptr) return false;
+    const std::string_view value(v, static_cast<std::size_t>(p - v));
+    if (key == "kind" || key == "name") {
+      bool& seen = key == "kind" ? have_kind : have_name;
+      if (seen || value.size() < 2 || value.front() != '"') return false;
+      seen = true;
+      (key == "kind" ? out.kind : out.name) = value.substr(1, value.size() - 2);
+    } else {
+      out.sections.push_back({key, value});
+    }
+    p = skip_ws(p, end);
+    if (p == end) return false;
+    if (*p == '}') break;
+    if (*p != ',') return false;
+    p = skip_ws(p + 1, end);
+  }
+  return skip_ws(p + 1, end) == end && have_kind && have_name;
 }
 
 bool scan_data_line(std::string_view line, ScannedData& out) {

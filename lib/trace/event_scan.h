@@ -37,4 +37,11 @@ struct ScannedData {
 // scan_event_line accepts. False: take the full parse.
 bool scan_data_line(std::string_view line, ScannedData& out);
 
+// The same result as scan_data_line for a line that scan_event_line has accepted before (the
+// caller knows the bytes are unchanged: trace/line_hash.h), without validating the values
+// again: members are delimited by their strings and brackets only. On any other bytes it stays
+// inside `line` and returns false or some split of it; it never accepts a line without a
+// string "kind" and a string "name", each given once.
+bool split_data_line(std::string_view line, ScannedData& out);
+
 }  // namespace msdump::trace

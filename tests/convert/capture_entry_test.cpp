@@ -11,6 +11,9 @@
 #include "pyjson/json_reader.h"
 #include "test_util.h"
 
+#include "trace/event_scan.h"
+#include "trace/line_hash.h"
+
 using namespace msdump;
 using namespace msdump::convert;
 namespace fs = std::filesystem;
@@ -79,6 +82,26 @@ void check_same(const std::string& name, std::span<const EventLine> events, cons
   CHECK(a.kept == b.kept);
   CHECK(a.bytes == b.bytes);
   CHECK(a.problems == b.problems);
+
+  // The plain way again, with each line's hash recorded as the index pass records it (lines it
+  // scanned as plain data): those lines are split without validation, with the same result.
+  std::vector<EventLine> hashed(events.begin(), events.end());
+  std::size_t with_hash = 0;
+  for (auto& e : hashed) {
+    trace::ScannedEvent scanned;
+    if (trace::scan_event_line(e.text, scanned) && scanned.kind == "data" && !scanned.name.empty()) {
+      e.text_hash = trace::line_hash(e.text);
+      ++with_hash;
+    }
+  }
+  if (with_hash == 0) return;
+  plain_ctx.tensor_out = (scratch / "split").string();
+  fs::create_directories(plain_ctx.tensor_out);
+  const Outcome c = run_way(true, name, hashed, rules, plain_ctx);
+  CHECK(c.error == b.error);
+  CHECK(c.kept == b.kept);
+  CHECK(c.bytes == b.bytes);
+  CHECK(c.problems == b.problems);
 }
 
 struct Capture {
@@ -304,4 +327,34 @@ TEST_SUITE("msdump::convert") {
     const Outcome parsed = run_way(false, "Functional.relu.0.forward", events, rules, ctx);
     CHECK(std::string(*items) == parsed.bytes);
   }
+
+  TEST_CASE("capture entry: a line whose hash no longer matches is validated again (the file changed)") {
+    testing::TempDir tmp;
+    const fs::path dir = tmp / "capture";
+    fs::create_directories(dir);
+    write_blob(dir);
+    // Invalid JSON that a split by strings and brackets alone would take (a leading zero).
+    const std::string line = R"({"kind": "data", "name": "Functional.relu.0.forward", "input_args": [012]})";
+    const std::string valid = R"({"kind": "data", "name": "Functional.relu.0.forward", "input_args": [12]})";
+    LeafContext ctx;
+    ctx.source_dir = dir.string();
+    ctx.input_file = "trace.jsonl";
+    const EntryRules rules{DataMode::all(), Profile::current, Framework::pytorch};
+    auto run = [&](const std::string& text, std::uint64_t hash) {
+      const std::vector<EventLine> events = {{text, 4, hash}};
+      return run_way(true, "Functional.relu.0.forward", events, rules, ctx);
+    };
+    // the hash of what the index pass saw (the valid line) does not match the changed text
+    const Outcome changed = run(line, trace::line_hash(valid));
+    const Outcome unhashed = run(line, 0);
+    CHECK_FALSE(changed.kept);
+    CHECK(changed.error.empty());
+    CHECK(changed.bytes.empty());  // declined: the whole entry goes the parsed way
+    CHECK(changed.bytes == unhashed.bytes);
+    // with the matching hash the valid line is split and written
+    const Outcome same = run(valid, trace::line_hash(valid));
+    CHECK(same.kept);
+    CHECK(same.bytes.find("12") != std::string::npos);
+  }
 }
+

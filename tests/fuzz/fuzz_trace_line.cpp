@@ -2,7 +2,9 @@
 // pyjson::parse_json per line). Every line that parses goes through both the header check and
 // the event check, so the fuzzer need not learn that line 1 is special. Each line also goes
 // through the index pass's light scan (trace/event_scan.h), held to its contract: a line the
-// scan accepts parses, with the same kind, name and top-level keys (else abort()).
+// scan accepts parses, with the same kind, name and top-level keys (else abort()); and through
+// the entry pass's unchecked split, which must stay inside any bytes (ASan) and split every
+// line the data scan accepts exactly as the scan does (else abort()).
 
 #include <cstddef>
 #include <cstdint>
@@ -37,9 +39,26 @@ void check_scan(std::string_view text, const msdump::Result<msdump::pyjson::Valu
   if (keys != scanned.keys) std::abort();
 }
 
+// The split's contract against the data scan. The line is copied to a buffer of its exact size
+// so that ASan sees any read past its end.
+void check_split(std::string_view text) {
+  const std::vector<char> exact(text.begin(), text.end());
+  const std::string_view line(exact.data(), exact.size());
+  msdump::trace::ScannedData split, scanned;
+  const bool split_ok = msdump::trace::split_data_line(line, split);
+  if (!msdump::trace::scan_data_line(line, scanned)) return;
+  if (!split_ok || split.kind != scanned.kind || split.name != scanned.name ||
+      split.sections.size() != scanned.sections.size())
+    std::abort();
+  for (std::size_t i = 0; i < split.sections.size(); ++i)
+    if (split.sections[i].key != scanned.sections[i].key || split.sections[i].value != scanned.sections[i].value)
+      std::abort();
+}
+
 msdump::Result<void> parse_line(const msdump::trace::Line& line) {
   auto value = msdump::pyjson::parse_json(line.text);
   check_scan(line.text, value);
+  check_split(line.text);
   if (!value) return {};
   std::vector<std::string> warnings;
   auto header = msdump::trace::parse_trace_header(*value, warnings);
