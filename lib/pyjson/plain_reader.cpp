@@ -1,6 +1,5 @@
 #include "pyjson/plain_reader.h"
 
-#include <charconv>
 
 #include "pyjson/plain_ascii.h"
 #include <limits>
@@ -38,7 +37,8 @@ const char* PlainReader::value(const char* p, Value& into) {
           const char* q = string_end(p, m_end);
           if (n == members.size()) members.emplace_back();
           Member& m = members[n++];
-          m.key.assign(p + 1, static_cast<std::size_t>(q - p - 1));
+          const std::string_view key(p + 1, static_cast<std::size_t>(q - p - 1));
+          if (m.key != key) m.key.assign(key);  // leaves in a row mostly have the same keys
           p = skip_ws(skip_ws(q + 1, m_end) + 1, m_end);  // past ':'
           p = value(p, m.value);
           if (p == nullptr) return nullptr;
@@ -71,8 +71,8 @@ const char* PlainReader::value(const char* p, Value& into) {
     case '"': {
       const char* q = string_end(p, m_end);
       const std::string_view s(p + 1, static_cast<std::size_t>(q - p - 1));
-      if (into.is_string()) into.as_string().assign(s);
-      else into.emplace_string().assign(s);
+      if (!into.is_string()) into.emplace_string().assign(s);
+      else if (into.as_string() != s) into.as_string().assign(s);  // often the previous leaf's
       return q + 1;
     }
     case 't': into = Value::boolean(true); return p + 4;
@@ -97,12 +97,14 @@ const char* PlainReader::number(const char* p, Value& into) {
     else if (c != '-' && c != '+' && (c < '0' || c > '9')) break;
     ++e;
   }
-  // Up to 18 digits always fit in int64 (the parser's own fast case).
-  const std::size_t digits = static_cast<std::size_t>(e - p) - (*p == '-' ? 1 : 0);
+  // Up to 18 digits always fit in int64 (the parser's own fast case); the text is valid, so
+  // an integral token is an optional '-' and digits.
+  const bool negative = *p == '-';
+  const std::size_t digits = static_cast<std::size_t>(e - p) - (negative ? 1 : 0);
   if (integral && digits <= 18) {
     std::int64_t v = 0;
-    std::from_chars(p, e, v);
-    into = Value::integer(v);
+    for (const char* d = p + (negative ? 1 : 0); d != e; ++d) v = v * 10 + (*d - '0');
+    into = Value::integer(negative ? -v : v);
     return e;
   }
   // Floats, -Infinity and long integers: exactly as the parser reads them.
