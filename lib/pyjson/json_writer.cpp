@@ -295,7 +295,60 @@ void JsonWriter::write(const Value& v) {
   }
 }
 
+namespace {
+
+// Whether every byte of the word is plain (printable ASCII but '"' and '\\'): the SWAR test of
+// skip_plain_ascii on a 4- or 8-byte word.
+template <typename Word>
+bool plain_word(Word w) {
+  constexpr Word ones = static_cast<Word>(0x0101010101010101ull), highs = static_cast<Word>(0x8080808080808080ull);
+  const Word q = w ^ static_cast<Word>(ones * '"'), b = w ^ static_cast<Word>(ones * '\\'),
+             d = w ^ static_cast<Word>(ones * 0x7F);
+  return ((((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d) | ((w - static_cast<Word>(ones * 0x20)) & ~w) | w) &
+          highs) == 0;
+}
+
+template <typename Word>
+Word load(const char* p) {
+  Word w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+// Copies the plain string s (4 to 16 bytes) to o with two overlapping word copies and no read
+// outside s; false (nothing written) when a byte of s is not plain.
+bool copy_short_plain(std::string_view s, char* o) {
+  const std::size_t n = s.size();
+  if (n >= 8) {
+    const auto a = load<std::uint64_t>(s.data()), b = load<std::uint64_t>(s.data() + n - 8);
+    if (!plain_word(a) || !plain_word(b)) return false;
+    std::memcpy(o, &a, 8);
+    std::memcpy(o + n - 8, &b, 8);
+    return true;
+  }
+  const auto a = load<std::uint32_t>(s.data()), b = load<std::uint32_t>(s.data() + n - 4);
+  if (!plain_word(a) || !plain_word(b)) return false;
+  std::memcpy(o, &a, 4);
+  std::memcpy(o + n - 4, &b, 4);
+  return true;
+}
+
+}  // namespace
+
 void JsonWriter::append_string(std::string_view s) {
+  // Short plain strings (keys, dtypes, most values): checked and copied a word or two at a time,
+  // without the general path's stack frame.
+  if (s.size() >= 4 && s.size() <= 16 && s.size() + 2 <= static_cast<std::size_t>(m_end - m_pos) &&
+      copy_short_plain(s, m_pos + 1)) {
+    m_pos[0] = '"';
+    m_pos[s.size() + 1] = '"';
+    m_pos += s.size() + 2;
+    return;
+  }
+  append_string_general(s);
+}
+
+void JsonWriter::append_string_general(std::string_view s) {
   const auto* const begin = reinterpret_cast<const unsigned char*>(s.data());
   const auto* const end = begin + s.size();
   const unsigned char* p = skip_plain_ascii(begin, end);

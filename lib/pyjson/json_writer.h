@@ -112,6 +112,7 @@ class JsonWriter {
   }
   void newline_indent(std::size_t depth);
   void append_string(std::string_view s);
+  [[gnu::noinline]] void append_string_general(std::string_view s);  // any length, escapes
   void append_bytes(const char* p, std::size_t n);
   // Makes room for n more bytes in the buffer (spilling it first if needed); returns m_pos.
   char* room(std::size_t n) {

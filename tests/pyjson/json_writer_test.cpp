@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <limits>
 
 using namespace msdump;
@@ -195,4 +197,60 @@ TEST_SUITE("msdump::pyjson") {
     REQUIRE(w.finish());
     CHECK(out == ",\n 2\n]");
   }
+
+  TEST_CASE("writer escapes every ASCII byte at every position of strings of 0 to 40 bytes") {
+    // The short-string path (4 to 16 bytes, word checks) and the general one must agree with
+    // json.dumps(ensure_ascii=True) byte for byte.
+    auto reference = [](std::string_view s) {
+      std::string out = "\"";
+      for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+          case '"': out += "\\\""; break;
+          case '\\': out += "\\\\"; break;
+          case '\n': out += "\\n"; break;
+          case '\r': out += "\\r"; break;
+          case '\t': out += "\\t"; break;
+          case '\b': out += "\\b"; break;
+          case '\f': out += "\\f"; break;
+          default:
+            if (c < 0x20 || c == 0x7F) {
+              char buf[8];
+              std::snprintf(buf, sizeof buf, "\\u%04x", c);
+              out += buf;
+            } else {
+              out += ch;
+            }
+        }
+      }
+      return out + "\"";
+    };
+    int bad = 0;
+    for (std::size_t n = 0; n <= 40 && bad < 5; ++n) {
+      std::string base(n, 'a');
+      for (std::size_t i = 0; i < n; ++i) base[i] = static_cast<char>('a' + i % 26);
+      for (int c = 0; c < 0x80 && bad < 5; ++c) {
+        for (std::size_t at = 0; at < std::max<std::size_t>(n, 1) && bad < 5; ++at) {
+          std::string s = base;
+          if (n > 0) s[at] = static_cast<char>(c);
+          std::string out;
+          JsonWriter w(out);
+          w.value(std::string_view(s));
+          REQUIRE(w.finish());
+          if (out != reference(s)) {
+            ++bad;
+            FAIL_CHECK("n=" << n << " c=" << c << " at=" << at << ": " << out);
+          }
+        }
+      }
+    }
+    CHECK(bad == 0);
+    // non-ASCII inside a short string takes the general path
+    std::string out;
+    JsonWriter w(out);
+    w.value(std::string_view("ab\xc3\xa9" "cd"));
+    REQUIRE(w.finish());
+    CHECK(out == "\"ab\\u00e9cd\"");
+  }
 }
+
