@@ -51,12 +51,11 @@ void EntryFormatter::reset() {
   // One writer (and its buffer) for all batches: a fresh 256 KiB buffer per batch cost a
   // zero-fill and page faults each time.
   if (m_json) m_json->reset();
-  else m_json = std::make_unique<pyjson::JsonWriter>(m_text, std::size_t{256} << 10);
+  else m_json = std::make_unique<pyjson::JsonWriter>(m_text, k_buffer_bytes);
   m_json->begin_object();
   m_json->key("data");
   m_json->begin_object();
-  m_json->flush();
-  m_prefix = m_text.size();
+  m_prefix = m_json->buffered().size();
 }
 
 void EntryFormatter::write_entry(const std::string& name, const pyjson::Value& entry) {
@@ -72,14 +71,13 @@ pyjson::JsonWriter& EntryFormatter::begin_entry(std::string_view name) {
 }
 
 Result<std::string_view> EntryFormatter::finish() {
+  if (m_json->error()) return *m_json->error();
+  if (m_count == 0) return std::string_view{};
+  // A batch that fit in the writer's buffer is read from there; a larger one spilled its start
+  // into m_text, and the rest follows it.
+  if (m_text.empty()) return m_json->buffered().substr(m_prefix);
   m_json->flush();
-  const std::size_t end = m_text.size();
-  m_json->end_object();
-  m_json->end_object();
-  auto r = m_json->finish();
-  const std::string_view items = m_count == 0 ? std::string_view{} : std::string_view(m_text).substr(m_prefix, end - m_prefix);
-  if (!r) return r.error();
-  return items;
+  return std::string_view(m_text).substr(m_prefix);
 }
 
 std::size_t DumpWriter::bytes_written() const { return m_file->bytes_written(); }

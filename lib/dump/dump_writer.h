@@ -67,6 +67,8 @@ class EntryFormatter {
   Result<std::string_view> finish();
 
  private:
+  // Batches up to this size stay in the writer's buffer (no copy into m_text).
+  static constexpr std::size_t k_buffer_bytes = std::size_t{1} << 20;
   std::string m_text;
   std::unique_ptr<pyjson::JsonWriter> m_json;
   std::size_t m_prefix = 0;

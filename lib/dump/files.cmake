@@ -13,4 +13,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/dump/data_name_test.cpp
   tests/dump/stack_model_test.cpp
   tests/dump/construct_model_test.cpp
-  tests/dump/section_text_test.cpp)
+  tests/dump/section_text_test.cpp
+  tests/dump/dump_writer_test.cpp)

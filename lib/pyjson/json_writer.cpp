@@ -208,6 +208,11 @@ void JsonWriter::raw_items(std::string_view items) {
   Level& level = m_stack.back();
   if (level.has_items) *room(1) = ',', ++m_pos;
   level.has_items = true;
+  if (m_sink && items.size() >= k_direct_bytes) {
+    flush();
+    m_sink(items);
+    return;
+  }
   append_bytes(items.data(), items.size());
 }
 

@@ -42,6 +42,7 @@ class JsonWriter {
   // Receives finished bytes, in order (e.g. [&](std::string_view b) { file.write(b); }).
   using Sink = std::function<void(std::string_view)>;
   static constexpr std::size_t k_default_chunk_bytes = std::size_t{1} << 20;
+  static constexpr std::size_t k_direct_bytes = std::size_t{64} << 10;
 
   // Appends to `out`, which must outlive the writer, in steps of `chunk_bytes`.
   explicit JsonWriter(std::string& out, std::size_t chunk_bytes = std::size_t{64} << 10);
@@ -86,6 +87,8 @@ class JsonWriter {
   // container: `items` is what that writer produced for them as the first items of its
   // container (each starting with its newline and indentation, separated by ","). A ","
   // is put in front when this container already has items. Empty `items` writes nothing.
+  // A writer with a sink hands items of k_direct_bytes or more to it as they are (after what
+  // it holds), without copying them into its buffer.
   void raw_items(std::string_view items);
 
   // Starts a new document in the same buffer (bytes not yet flushed are dropped, the remembered
@@ -96,6 +99,13 @@ class JsonWriter {
   bool complete() const { return m_done; }
   // Hands every byte formatted so far to the string or the sink.
   void flush();
+  // The bytes formatted since the last flush (valid until the next write, flush or reset): a
+  // writer that never flushed, because its buffer held everything, needs no copy of them.
+  std::string_view buffered() const {
+    return std::string_view(m_buffer.get(), static_cast<std::size_t>(m_pos - m_buffer.get()));
+  }
+  // The input error finish() would report (invalid UTF-8), if any.
+  const std::optional<Error>& error() const { return m_error; }
   // flush()es, then fails if a string or key was not valid UTF-8 ("string is not valid UTF-8:
   // byte 0xff at offset 2 of \"ab\\xff\"") or the document is incomplete ("JSON document is
   // incomplete: 2 containers are still open", "... nothing was written").
