@@ -7,6 +7,10 @@
 #include <charconv>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "pyjson/plain_ascii.h"
 #include "pyjson/pyfloat.h"
 #include "pyjson/utf8.h"
@@ -320,30 +324,57 @@ Word load(const char* p) {
   return w;
 }
 
-// Copies the plain string s (4 to 16 bytes) to o with two overlapping word copies and no read
-// outside s; false (nothing written) when a byte of s is not plain.
+#if defined(__SSE2__)
+// Whether all 16 bytes of v are plain: a byte is not when it is '"', '\\', DEL, or (as a
+// signed byte) below 0x20, which takes in the non-ASCII bytes too.
+bool plain_vector(__m128i v) {
+  const __m128i bad = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+  return _mm_movemask_epi8(bad) == 0;
+}
+#endif
+
+// Copies the plain string s (1 to 16 bytes) to o with two overlapping word copies (three bytes
+// for 1 to 3) and no read outside s; false (nothing written) when a byte of s is not plain.
 bool copy_short_plain(std::string_view s, char* o) {
   const std::size_t n = s.size();
+  const char* p = s.data();
   if (n >= 8) {
-    const auto a = load<std::uint64_t>(s.data()), b = load<std::uint64_t>(s.data() + n - 8);
+    const auto a = load<std::uint64_t>(p), b = load<std::uint64_t>(p + n - 8);
+#if defined(__SSE2__)
+    if (!plain_vector(_mm_set_epi64x(static_cast<long long>(b), static_cast<long long>(a)))) return false;
+#else
     if (!plain_word(a) || !plain_word(b)) return false;
+#endif
     std::memcpy(o, &a, 8);
     std::memcpy(o + n - 8, &b, 8);
     return true;
   }
-  const auto a = load<std::uint32_t>(s.data()), b = load<std::uint32_t>(s.data() + n - 4);
-  if (!plain_word(a) || !plain_word(b)) return false;
-  std::memcpy(o, &a, 4);
-  std::memcpy(o + n - 4, &b, 4);
+  if (n >= 4) {
+    const auto a = load<std::uint32_t>(p), b = load<std::uint32_t>(p + n - 4);
+    if (!plain_word(a) || !plain_word(b)) return false;
+    std::memcpy(o, &a, 4);
+    std::memcpy(o + n - 4, &b, 4);
+    return true;
+  }
+  // 1 to 3 bytes: the first, the middle and the last (some the same byte).
+  const char a = p[0], b = p[n / 2], c = p[n - 1];
+  if (!k_plain_ascii[static_cast<unsigned char>(a)] || !k_plain_ascii[static_cast<unsigned char>(b)] ||
+      !k_plain_ascii[static_cast<unsigned char>(c)])
+    return false;
+  o[0] = a;
+  o[n / 2] = b;
+  o[n - 1] = c;
   return true;
 }
 
 }  // namespace
 
 void JsonWriter::append_string(std::string_view s) {
-  // Short plain strings (keys, dtypes, most values): checked and copied a word or two at a time,
+  // Short plain strings (1-16 bytes: keys, dtypes, most values): checked and copied a word or two at a time,
   // without the general path's stack frame.
-  if (s.size() >= 4 && s.size() <= 16 && s.size() + 2 <= static_cast<std::size_t>(m_end - m_pos) &&
+  if (s.size() - 1 < 16 && s.size() + 2 <= static_cast<std::size_t>(m_end - m_pos) &&
       copy_short_plain(s, m_pos + 1)) {
     m_pos[0] = '"';
     m_pos[s.size() + 1] = '"';

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 #include <limits>
 
 using namespace msdump;
@@ -251,6 +253,15 @@ TEST_SUITE("msdump::pyjson") {
     w.value(std::string_view("ab\xc3\xa9" "cd"));
     REQUIRE(w.finish());
     CHECK(out == "\"ab\\u00e9cd\"");
+    for (const auto& [in, want] : std::vector<std::pair<std::string, std::string>>{
+             {"\xc3\xa9", "\"\\u00e9\""}, {"a\xc3\xa9", "\"a\\u00e9\""}, {"\xe2\x82\xac", "\"\\u20ac\""},
+             {"0123456789\xc3\xa9", "\"0123456789\\u00e9\""}}) {
+      std::string o;
+      JsonWriter v(o);
+      v.value(std::string_view(in));
+      REQUIRE(v.finish());
+      CHECK(o == want);
+    }
   }
 }
 
