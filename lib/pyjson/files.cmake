@@ -15,5 +15,6 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/pyjson/json_reader_test.cpp
   tests/pyjson/plain_reader_test.cpp
   tests/pyjson/container_skip_test.cpp
+  tests/pyjson/plain_ascii_test.cpp
   tests/pyjson/dump_json_stream_test.cpp
   tests/pyjson/samples_roundtrip_test.cpp)

@@ -9,6 +9,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace msdump::pyjson {
 
 inline constexpr std::array<bool, 256> k_plain_ascii = [] {
@@ -18,9 +22,22 @@ inline constexpr std::array<bool, 256> k_plain_ascii = [] {
 }();
 
 // Past the plain bytes at p (p <= end): the first '"', '\', control byte, DEL or non-ASCII
-// byte, or end. 8 bytes at a time (SWAR; the lowest flagged byte of each test is exact, so the
-// first stop found is the real one).
+// byte, or end. 16 bytes at a time with SSE2, then 8 (SWAR; the lowest flagged byte of each
+// test is exact, so the first stop found is the real one).
 inline const unsigned char* skip_plain_ascii(const unsigned char* p, const unsigned char* end) {
+#if defined(__SSE2__)
+  // 16 bytes at a time: a byte stops the run when it is '"', '\\', DEL, or (as a signed byte)
+  // below 0x20, which takes in the non-ASCII bytes too.
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i stop = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
+    if (mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
   constexpr std::uint64_t k_ones = 0x0101010101010101ull;
   constexpr std::uint64_t k_highs = 0x8080808080808080ull;
   while (end - p >= 8) {
