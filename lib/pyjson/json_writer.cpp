@@ -112,14 +112,7 @@ void JsonWriter::append_bytes(const char* p, std::size_t n) {
   m_pos += n;
 }
 
-void JsonWriter::newline_indent(std::size_t depth) {
-  if (depth < 32) {
-    // Copy a fixed 32 bytes (one or two vector stores, no memcpy call) and keep depth + 1.
-    char* o = room(32);
-    std::memcpy(o, k_newline_and_spaces.data(), 32);
-    m_pos = o + depth + 1;
-    return;
-  }
+void JsonWriter::newline_indent_deep(std::size_t depth) {
   if (depth < k_indent_spaces) {
     char* o = room(depth + 1);
     std::memcpy(o, k_newline_and_spaces.data(), depth + 1);
@@ -353,7 +346,12 @@ bool copy_short_plain(std::string_view s, char* o) {
   }
   if (n >= 4) {
     const auto a = load<std::uint32_t>(p), b = load<std::uint32_t>(p + n - 4);
+#if defined(__SSE2__)
+    // (the unused half holds 'a's, which are plain)
+    if (!plain_vector(_mm_set_epi32(0x61616161, 0x61616161, static_cast<int>(b), static_cast<int>(a)))) return false;
+#else
     if (!plain_word(a) || !plain_word(b)) return false;
+#endif
     std::memcpy(o, &a, 4);
     std::memcpy(o + n - 4, &b, 4);
     return true;

@@ -24,6 +24,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -120,7 +121,18 @@ class JsonWriter {
   void after_value() {
     if (m_stack.empty()) m_done = true;
   }
-  void newline_indent(std::size_t depth);
+  void newline_indent(std::size_t depth) {
+    if (depth < 32) {
+      // Copy a fixed 32 bytes (one or two vector stores, no memcpy call) and keep depth + 1.
+      static constexpr char k_newline_32[33] = "\n                               ";
+      char* o = room(32);
+      std::memcpy(o, k_newline_32, 32);
+      m_pos = o + depth + 1;
+      return;
+    }
+    newline_indent_deep(depth);
+  }
+  void newline_indent_deep(std::size_t depth);  // 32 levels and more
   void append_string(std::string_view s);
   [[gnu::noinline]] void append_string_general(std::string_view s);  // any length, escapes
   void append_bytes(const char* p, std::size_t n);

@@ -226,20 +226,31 @@ Moments one_block_moments(DType dtype, std::span<const std::byte> bytes, const A
   Moments m;
   if (o.values) {
     const std::uint64_t n = bytes.size() / isz;
-    alignas(64) std::array<double, detail::k_lanes> sum{}, sq{}, abs{};
-    std::int64_t max_key = detail::k_no_max_key, min_key = detail::k_no_min_key;
-    const detail::KernelState st{sum.data(), sq.data(), abs.data(), &max_key, &min_key};
     const std::uint64_t groups = n / Accumulator::k_group_elements;
     const std::uint64_t grouped = groups * Accumulator::k_group_elements;
-    if (o.reference_kernel) {
-      detail::scalar_elements(dtype, o.float32_elements, bytes.data(), grouped, st);
-    } else {
-      detail::simd_groups(dtype, o.float32_elements, o.abs_sum, bytes.data(), groups, st);
-    }
-    if (n > grouped) detail::scalar_elements(dtype, o.float32_elements, bytes.data() + grouped * isz, n - grouped, st);
+    std::int64_t max_key = detail::k_no_max_key, min_key = detail::k_no_min_key;
     double total = 0.0, total_sq = 0.0, total_abs = 0.0;
-    if (n > 0) {  // flush_block
-      for (std::size_t k = 0; k < detail::k_lanes; ++k) {
+    if (groups == 0) {
+      // Less than a group: only lane 0 is used, and flush_block's sum of the lanes is
+      // 0.0 + lane 0 (the other lanes add +0.0, which changes nothing after that).
+      double sum = 0.0, sq = 0.0, abs = 0.0;
+      const detail::KernelState st{&sum, &sq, &abs, &max_key, &min_key};
+      if (n > 0) {
+        detail::scalar_elements(dtype, o.float32_elements, bytes.data(), n, st);
+        total = 0.0 + sum;
+        total_sq = 0.0 + sq;
+        total_abs = 0.0 + abs;
+      }
+    } else {
+      alignas(64) std::array<double, detail::k_lanes> sum{}, sq{}, abs{};
+      const detail::KernelState st{sum.data(), sq.data(), abs.data(), &max_key, &min_key};
+      if (o.reference_kernel) {
+        detail::scalar_elements(dtype, o.float32_elements, bytes.data(), grouped, st);
+      } else {
+        detail::simd_groups(dtype, o.float32_elements, o.abs_sum, bytes.data(), groups, st);
+      }
+      if (n > grouped) detail::scalar_elements(dtype, o.float32_elements, bytes.data() + grouped * isz, n - grouped, st);
+      for (std::size_t k = 0; k < detail::k_lanes; ++k) {  // flush_block
         total += sum[k];
         total_sq += sq[k];
         total_abs += abs[k];
