@@ -608,10 +608,11 @@ bool JsonCursor::parse_string(std::string& out) {
   const char* run = q;
   q = skip_plain(q);
   if (q != m_end && *q == '"') {
-    // Into an empty string (a new key or value): constructing a string in place and moving it
-    // in is inline, where assign() is a call that handles every overlap and capacity case.
+    // Into an empty string (a new key or value): append() copies once (constructing a string
+    // and moving it in copied a short string twice), where assign() is a call that handles
+    // every overlap and capacity case.
     if (out.empty()) {
-      out = std::string(run, q);
+      out.append(run, static_cast<std::size_t>(q - run));
     } else {
       out.assign(run, q);
     }
