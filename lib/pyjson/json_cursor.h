@@ -44,10 +44,11 @@ struct ReadOptions {
   // JsonCursor::saw_duplicate_keys(); off, that answer is always false.
   bool note_duplicate_keys = false;
   // Every array and object is parsed into a vector reserved by a guess from the containers
-  // closed before it at the same depth (SizeHints). On, a guess that was too large is given
-  // back (the vector is shrunk to fit: trees kept for long, whole documents); off, a container
-  // may keep unused capacity (under 1 KiB), which saves a reallocation and a move of its items
-  // (short-lived trees: the verifier's entries).
+  // closed before it at the same depth (SizeHints). On, spare capacity is given back (the
+  // vector is shrunk to fit: trees kept for long, whole documents); off, a container may keep
+  // it (up to the guess, under 1 KiB, or up to half of a larger vector grown by doubling),
+  // which saves a reallocation and a move of its items (short-lived trees: the verifier's
+  // entries).
   bool exact_capacity = true;
 };
 
