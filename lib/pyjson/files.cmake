@@ -11,6 +11,7 @@ list(APPEND MSDUMP_LIB_SOURCES
 list(APPEND MSDUMP_TEST_SOURCES
   tests/pyjson/json_value_test.cpp
   tests/pyjson/pyfloat_test.cpp
+  tests/pyjson/size_hints_test.cpp
   tests/pyjson/json_writer_test.cpp
   tests/pyjson/json_reader_test.cpp
   tests/pyjson/plain_reader_test.cpp

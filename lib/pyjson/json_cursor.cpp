@@ -7,7 +7,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <iterator>
 #include <limits>
 
 #include "pyjson/utf8.h"
@@ -310,8 +309,6 @@ bool JsonCursor::fail_expected(std::string_view expected) {
 Error JsonCursor::error() const { return invalid_input(to_string(m_fail_position) + ": " + m_fail_what); }
 
 bool JsonCursor::parse_value(Value& out, std::size_t depth) {
-  m_items.clear();
-  m_members.clear();
   m_duplicate_keys = false;
   m_fail_what.clear();
   m_fail_at_end = false;
@@ -383,26 +380,19 @@ bool JsonCursor::parse_object(Value& out, std::size_t depth) {
     out.set_offset(off);
     return true;
   }
-  const std::size_t base = m_members.size();
   if (m_p == m_end || *m_p != '"') return fail_expected("a string key in double quotes or '}'");
+  // Members are parsed in place into a vector sized by the hint for this depth (no other parse
+  // touches it, so a member stays put while its value is parsed).
+  Object members;
+  members.reserve(m_object_hints.guess(depth));
   for (;;) {
-    // Key and scalar values are parsed straight into the member's slot; a container value is
-    // parsed into a local first because it grows m_members and may move the slot.
-    const std::size_t slot = m_members.size();
-    Member& m = m_members.emplace_back();
+    Member& m = members.emplace_back();
     m.key_offset = offset();
     if (!parse_string(m.key)) return false;
     skip_ws();
     if (m_p == m_end || *m_p != ':') return fail_expected("':' after an object key");
     ++m_p;
-    skip_ws();
-    if (m_p != m_end && (*m_p == '{' || *m_p == '[')) {
-      Value nested;
-      if (!value(nested, depth + 1)) return false;
-      m_members[slot].value = std::move(nested);
-    } else if (!value(m.value, depth + 1)) {
-      return false;
-    }
+    if (!value(m.value, depth + 1)) return false;
     skip_ws();
     if (m_p == m_end) return fail_expected("',' or '}' after an object member");
     if (*m_p == ',') {
@@ -417,11 +407,11 @@ bool JsonCursor::parse_object(Value& out, std::size_t depth) {
     }
     return fail_expected("',' or '}' after an object member");
   }
-  if (m_options.note_duplicate_keys && !m_duplicate_keys && m_members.size() - base > 1)
-    m_duplicate_keys = has_repeated_key(m_members.data() + base, m_members.size() - base);
-  const auto first = m_members.begin() + static_cast<std::ptrdiff_t>(base);
-  out = Value::object(Object(std::make_move_iterator(first), std::make_move_iterator(m_members.end())));
-  m_members.erase(first, m_members.end());
+  if (m_options.note_duplicate_keys && !m_duplicate_keys && members.size() > 1)
+    m_duplicate_keys = has_repeated_key(members.data(), members.size());
+  m_object_hints.note(depth, members.size());
+  if (m_options.exact_capacity && members.capacity() != members.size()) members.shrink_to_fit();
+  out = Value::object(std::move(members));
   out.set_offset(off);
   return true;
 }
@@ -439,16 +429,10 @@ bool JsonCursor::parse_array(Value& out, std::size_t depth) {
     out.set_offset(off);
     return true;
   }
-  const std::size_t base = m_items.size();
+  Array items;
+  items.reserve(m_array_hints.guess(depth));
   for (;;) {
-    skip_ws();
-    if (m_p != m_end && (*m_p == '{' || *m_p == '[')) {
-      Value nested;
-      if (!value(nested, depth + 1)) return false;
-      m_items.push_back(std::move(nested));
-    } else if (!value(m_items.emplace_back(), depth + 1)) {
-      return false;
-    }
+    if (!value(items.emplace_back(), depth + 1)) return false;
     skip_ws();
     if (m_p == m_end) return fail_expected("',' or ']' after an array item");
     if (*m_p == ',') {
@@ -461,9 +445,9 @@ bool JsonCursor::parse_array(Value& out, std::size_t depth) {
     }
     return fail_expected("',' or ']' after an array item");
   }
-  const auto first = m_items.begin() + static_cast<std::ptrdiff_t>(base);
-  out = Value::array(Array(std::make_move_iterator(first), std::make_move_iterator(m_items.end())));
-  m_items.erase(first, m_items.end());
+  m_array_hints.note(depth, items.size());
+  if (m_options.exact_capacity && items.capacity() != items.size()) items.shrink_to_fit();
+  out = Value::array(std::move(items));
   out.set_offset(off);
   return true;
 }
@@ -623,10 +607,11 @@ bool JsonCursor::parse_string(std::string& out) {
   const char* run = q;
   q = skip_plain(q);
   if (q != m_end && *q == '"') {
-    // Into an empty string (a new key or value): constructing a string in place and moving it
-    // in is inline, where assign() is a call that handles every overlap and capacity case.
+    // Into an empty string (a new key or value): append() copies once (constructing a string
+    // and moving it in copied a short string twice), where assign() is a call that handles
+    // every overlap and capacity case.
     if (out.empty()) {
-      out = std::string(run, q);
+      out.append(run, static_cast<std::size_t>(q - run));
     } else {
       out.assign(run, q);
     }

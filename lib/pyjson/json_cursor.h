@@ -32,6 +32,7 @@
 
 #include "core/error.h"
 #include "pyjson/json_value.h"
+#include "pyjson/size_hints.h"
 #include "pyjson/text_position.h"
 
 namespace msdump::pyjson {
@@ -42,6 +43,13 @@ struct ReadOptions {
   // Compare the keys of every object as it closes (while they are in cache), for
   // JsonCursor::saw_duplicate_keys(); off, that answer is always false.
   bool note_duplicate_keys = false;
+  // Every array and object is parsed into a vector reserved by a guess from the containers
+  // closed before it at the same depth (SizeHints). On, spare capacity is given back (the
+  // vector is shrunk to fit: trees kept for long, whole documents); off, a container may keep
+  // it (up to the guess, under 1 KiB, or up to half of a larger vector grown by doubling),
+  // which saves a reallocation and a move of its items (short-lived trees: the verifier's
+  // entries).
+  bool exact_capacity = true;
 };
 
 class JsonCursor {
@@ -134,10 +142,11 @@ class JsonCursor {
   const char* m_line_start = nullptr;
   std::uint64_t m_column_base = 0;
 
-  // Items of the arrays / members of the objects being parsed, innermost last: each container
-  // collects here and moves out into one exactly-sized vector when it closes.
-  std::vector<Value> m_items;
-  std::vector<Member> m_members;
+  // Containers are parsed in place into a vector reserved by these hints (see
+  // ReadOptions::exact_capacity). Caps keep a reserved block within glibc's per-thread cache
+  // (blocks up to 1032 bytes).
+  SizeHints m_array_hints{1024 / sizeof(Value)};
+  SizeHints m_object_hints{1024 / sizeof(Member)};
   bool m_duplicate_keys = false;
 
   std::string m_fail_what;

@@ -173,10 +173,29 @@ bool same_key(const std::string& a, const std::string& b) {
   return i == n;
 }
 
+// One of 64 bits per key, from its length and its first and last bytes: keys with different
+// bits differ. No two keys of any object shape in the msprobe samples (tensor leaves with
+// data_name or md5, {type, value}, entries with is_recompute / parameters, ...) share a bit.
+std::uint64_t key_bit(const std::string& k) {
+  const std::size_t n = k.size();
+  if (n == 0) return 1;
+  const unsigned first = static_cast<unsigned char>(k[0]);
+  const unsigned last = static_cast<unsigned char>(k[n - 1]);
+  return std::uint64_t{1} << ((n + 2 * first + 4 * last) & 63);
+}
+
 }  // namespace
 
 bool has_repeated_key(const Member* m, std::size_t count) {
-  if (count <= 16) {  // the usual leaf: comparing pairs beats hashing
+  if (count <= 16) {  // the usual leaf: one pass over the key bits, else comparing pairs
+    std::uint64_t seen = 0;
+    std::size_t distinct = 0;
+    for (; distinct < count; ++distinct) {
+      const std::uint64_t bit = key_bit(m[distinct].key);
+      if ((seen & bit) != 0) break;
+      seen |= bit;
+    }
+    if (distinct == count) return false;
     for (std::size_t i = 1; i < count; ++i)
       for (std::size_t j = 0; j < i; ++j)
         if (same_key(m[i].key, m[j].key)) return true;

@@ -166,8 +166,8 @@ class Value {
   Storage m_u;
 };
 
-// Whether two of the `count` members at `members` have the same key (pairwise for small
-// objects, sorted views beyond 16 members).
+// Whether two of the `count` members at `members` have the same key (a bit per key, then pairs
+// if two bits meet, for small objects; sorted views beyond 16 members).
 bool has_repeated_key(const Member* members, std::size_t count);
 
 // One object member. key_offset is the offset of the key's opening quote.

@@ -88,6 +88,57 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(locate(text, o[2].key_offset) == TextPosition{4, 2});
   }
 
+  TEST_CASE("reader gives every array and object exactly its size, whatever came before it at its depth") {
+    // Sizes go up and down at each depth: the reserved guesses (SizeHints) are too small, too
+    // large and capped in turn; by default every container is shrunk to fit.
+    std::string text = "[";
+    for (const int n : {9, 2, 12, 1, 0, 40, 3, 11}) {
+      std::string obj = "{", arr = "[";
+      for (int i = 0; i < n; ++i) {
+        obj += (i ? ", \"k" : "\"k") + std::to_string(i) + "\": [" + std::to_string(i) + "]";
+        arr += (i ? ", " : "") + std::to_string(i);
+      }
+      text += obj + "}, " + arr + "], ";
+    }
+    text += "{}]";
+    auto v = parse_json(text);
+    REQUIRE(v);
+    std::size_t containers = 0;
+    const auto exact = [&](const auto& self, const Value& x) -> void {
+      if (const Array* a = x.if_array()) {
+        ++containers;
+        CHECK(a->capacity() == a->size());
+        for (const Value& item : *a) self(self, item);
+      } else if (const Object* o = x.if_object()) {
+        ++containers;
+        CHECK(o->capacity() == o->size());
+        for (const Member& m : *o) self(self, m.value);
+      }
+    };
+    exact(exact, *v);
+    CHECK(containers == 1 + 16 + 9 + 2 + 12 + 1 + 40 + 3 + 11 + 1);
+    // Without exact_capacity: the same tree (kinds, values, keys, offsets), spare capacity allowed.
+    ReadOptions loose;
+    loose.exact_capacity = false;
+    auto w = parse_json(text, loose);
+    REQUIRE(w);
+    CHECK(w->identical(*v));
+    const auto same_offsets = [&](const auto& self, const Value& x, const Value& y) -> bool {
+      if (x.offset() != y.offset()) return false;
+      if (const Array* a = x.if_array()) {
+        for (std::size_t i = 0; i < a->size(); ++i)
+          if (!self(self, (*a)[i], y.as_array()[i])) return false;
+      } else if (const Object* o = x.if_object()) {
+        for (std::size_t i = 0; i < o->size(); ++i)
+          if ((*o)[i].key_offset != y.as_object()[i].key_offset || !self(self, (*o)[i].value, y.as_object()[i].value))
+            return false;
+      }
+      return true;
+    };
+    CHECK(same_offsets(same_offsets, *w, *v));
+    CHECK(w->as_array()[2].as_object().capacity() > 2);  // the 2-member object after a 9-member one
+  }
+
   TEST_CASE("reader errors name line, column and what was expected") {
     CHECK(error_of("") == "line 1, column 1: unexpected end of input, expected a value");
     CHECK(error_of("  \n ") == "line 2, column 2: unexpected end of input, expected a value");

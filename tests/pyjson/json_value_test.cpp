@@ -150,5 +150,22 @@ TEST_SUITE("msdump::pyjson") {
     const auto large_dup = members(keys);
     CHECK(has_repeated_key(large_dup.data(), large_dup.size()));
     CHECK_FALSE(has_repeated_key(members({"a", "ab"}).data(), 2));
+    // The leaf shapes of msprobe dumps (no key shares a bit: decided in one pass), with one
+    // key repeated at each position.
+    const std::vector<std::string> leaf = {"type", "dtype", "shape", "Max", "Min", "Mean", "Norm", "requires_grad",
+                                           "data_name", "md5"};
+    CHECK_FALSE(has_repeated_key(members(leaf).data(), leaf.size()));
+    for (std::size_t i = 0; i < leaf.size(); ++i) {
+      CAPTURE(i);
+      auto with_dup = leaf;
+      with_dup.insert(with_dup.begin() + static_cast<std::ptrdiff_t>(i), leaf[leaf.size() - 1 - i]);
+      CHECK(has_repeated_key(members(with_dup).data(), with_dup.size()));
+    }
+    // Different keys with the same length, first and last bytes (the same bit): compared.
+    CHECK_FALSE(has_repeated_key(members({"Max", "Mix", "Mux"}).data(), 3));
+    CHECK(has_repeated_key(members({"Max", "Mix", "Max"}).data(), 3));
+    CHECK(has_repeated_key(members({"Mix", "Max", "Mix"}).data(), 3));
+    CHECK(has_repeated_key(members({"", "a", ""}).data(), 3));
+    CHECK_FALSE(has_repeated_key(members({"", "a"}).data(), 2));
   }
 }

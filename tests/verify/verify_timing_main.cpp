@@ -37,6 +37,7 @@ struct Phases {
 Phases run(const ByteSource& source, const verify::SchemaCheck& schema, std::size_t& valid, std::size_t& findings) {
   pyjson::DumpStreamOptions options;
   options.read.note_duplicate_keys = true;  // as EventPipe reads
+  options.read.exact_capacity = false;
   pyjson::DumpJsonStream stream(source, options);
   std::vector<pyjson::DumpEvent> events(4000);
   verify::EntryContext ctx;
