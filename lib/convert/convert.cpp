@@ -259,7 +259,11 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     trace::TraceEvent meta;
     for (auto& rec : batch.recs) {
       const std::string_view text = std::string_view(batch.text).substr(rec.text_off, rec.length);
-      if (!rec.header && trace::scan_event_line(text, scanned) && scanned.kind == "data" && !scanned.name.empty()) {
+      // Stack and construct lines as the writer of traces spells them go to their own parser
+      // first (the data scan would only find their kind after reading them whole).
+      const bool meta_line = text.starts_with(R"({"kind": "stack")") || text.starts_with(R"({"kind": "construct")");
+      if (!rec.header && !meta_line && trace::scan_event_line(text, scanned) && scanned.kind == "data" &&
+          !scanned.name.empty()) {
         rec.scanned = true;
         rec.text_hash = trace::line_hash(text);
         rec.name_hash = EntryOrder::hash(scanned.name);
