@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "core/byte_source.h"
@@ -13,17 +15,21 @@ Result<void> for_each_line(const ByteSource& source, const std::function<Result<
                            std::size_t max_line_bytes) {
   constexpr std::size_t k_chunk = std::size_t{4} << 20;
   const std::uint64_t size = source.size();
-  std::string buf;             // bytes read but not yet consumed start at buf[start]
+  // Bytes read but not yet consumed are buf[start, len). The buffer is not zero-filled before
+  // each read (as std::string::resize would: a memset of every byte of the trace).
+  std::unique_ptr<char[]> buf;
+  std::size_t capacity = 0, len = 0;
   std::size_t start = 0;
   std::uint64_t start_offset = 0;  // file offset of buf[start]
   std::uint64_t next_read = 0;
   std::uint64_t line_no = 0;
   std::size_t scan_from = 0;
   while (true) {
-    const char* nl = static_cast<const char*>(std::memchr(buf.data() + scan_from, '\n', buf.size() - scan_from));
+    const char* nl =
+        len > scan_from ? static_cast<const char*>(std::memchr(buf.get() + scan_from, '\n', len - scan_from)) : nullptr;
     if (nl != nullptr) {
-      const std::size_t end = static_cast<std::size_t>(nl - buf.data());
-      Line line{++line_no, start_offset, std::string_view(buf.data() + start, end - start), true};
+      const std::size_t end = static_cast<std::size_t>(nl - buf.get());
+      Line line{++line_no, start_offset, std::string_view(buf.get() + start, end - start), true};
       if (auto r = visit(line); !r) return r;
       start_offset += end - start + 1;
       start = end + 1;
@@ -31,19 +37,27 @@ Result<void> for_each_line(const ByteSource& source, const std::function<Result<
       continue;
     }
     if (next_read >= size) break;
-    if (buf.size() - start > max_line_bytes)
+    if (len - start > max_line_bytes)
       return invalid_input(fmt::format("line {}: longer than {} bytes", line_no + 1, max_line_bytes));
-    buf.erase(0, start);  // keep only the unfinished line: one move per chunk
+    // keep only the unfinished line: one move per chunk
+    if (start > 0) std::memmove(buf.get(), buf.get() + start, len - start);
+    len -= start;
     start = 0;
-    scan_from = buf.size();
+    scan_from = len;
     const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(k_chunk, size - next_read));
-    const std::size_t old = buf.size();
-    buf.resize(old + n);
-    if (auto r = source.read_at(next_read, {reinterpret_cast<std::byte*>(buf.data() + old), n}); !r) return r;
+    if (len + n > capacity) {
+      const std::size_t grown = std::max(len + n, 2 * capacity);
+      auto bigger = std::make_unique_for_overwrite<char[]>(grown);
+      if (len > 0) std::memcpy(bigger.get(), buf.get(), len);
+      buf = std::move(bigger);
+      capacity = grown;
+    }
+    if (auto r = source.read_at(next_read, {reinterpret_cast<std::byte*>(buf.get() + len), n}); !r) return r;
+    len += n;
     next_read += n;
   }
-  if (start < buf.size()) {
-    Line line{++line_no, start_offset, std::string_view(buf.data() + start, buf.size() - start), false};
+  if (start < len) {
+    Line line{++line_no, start_offset, std::string_view(buf.get() + start, len - start), false};
     if (auto r = visit(line); !r) return r;
   }
   return {};

@@ -74,4 +74,28 @@ TEST_SUITE("msdump::trace") {
     CHECK(r.error().message == "stop");
     CHECK(seen == 2);
   }
+
+  TEST_CASE("lines of every length across many read windows come back whole, with their offsets") {
+    std::string text;
+    std::vector<std::pair<std::uint64_t, std::string>> want;  // offset, text
+    for (std::size_t i = 0; text.size() < (std::size_t{11} << 20); ++i) {
+      std::string line(1 + (i * 7919) % 3000, static_cast<char>('a' + i % 26));
+      want.emplace_back(text.size(), line);
+      text += line;
+      text += '\n';
+    }
+    MemorySource src(as_bytes(text));
+    std::size_t k = 0, bad = 0;
+    auto r = trace::for_each_line(src, [&](const trace::Line& line) -> Result<void> {
+      if (k >= want.size() || line.offset != want[k].first || line.text != want[k].second || line.number != k + 1 ||
+          !line.terminated)
+        ++bad;
+      ++k;
+      return {};
+    });
+    REQUIRE(r);
+    CHECK(k == want.size());
+    CHECK(bad == 0);
+  }
 }
+
