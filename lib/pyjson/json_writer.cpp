@@ -328,34 +328,41 @@ bool plain_vector(__m128i v) {
 }
 #endif
 
+// Whether both words are plain (one SSE2 compare set for the pair).
+bool plain_pair(std::uint64_t a, std::uint64_t b) {
+#if defined(__SSE2__)
+  return plain_vector(_mm_set_epi64x(static_cast<long long>(b), static_cast<long long>(a)));
+#else
+  return plain_word(a) && plain_word(b);
+#endif
+}
+bool plain_pair(std::uint32_t a, std::uint32_t b) {
+#if defined(__SSE2__)
+  // (the unused half holds 'a's, which are plain)
+  return plain_vector(_mm_set_epi32(0x61616161, 0x61616161, static_cast<int>(b), static_cast<int>(a)));
+#else
+  return plain_word(a) && plain_word(b);
+#endif
+}
+
+// The n bytes at p (sizeof(Word) <= n <= 2 * sizeof(Word)) as two overlapping words, copied to
+// o when plain.
+template <typename Word>
+bool copy_word_pair(const char* p, std::size_t n, char* o) {
+  const auto a = load<Word>(p), b = load<Word>(p + n - sizeof(Word));
+  if (!plain_pair(a, b)) return false;
+  std::memcpy(o, &a, sizeof a);
+  std::memcpy(o + n - sizeof b, &b, sizeof b);
+  return true;
+}
+
 // Copies the plain string s (1 to 16 bytes) to o with two overlapping word copies (three bytes
 // for 1 to 3) and no read outside s; false (nothing written) when a byte of s is not plain.
 bool copy_short_plain(std::string_view s, char* o) {
   const std::size_t n = s.size();
   const char* p = s.data();
-  if (n >= 8) {
-    const auto a = load<std::uint64_t>(p), b = load<std::uint64_t>(p + n - 8);
-#if defined(__SSE2__)
-    if (!plain_vector(_mm_set_epi64x(static_cast<long long>(b), static_cast<long long>(a)))) return false;
-#else
-    if (!plain_word(a) || !plain_word(b)) return false;
-#endif
-    std::memcpy(o, &a, 8);
-    std::memcpy(o + n - 8, &b, 8);
-    return true;
-  }
-  if (n >= 4) {
-    const auto a = load<std::uint32_t>(p), b = load<std::uint32_t>(p + n - 4);
-#if defined(__SSE2__)
-    // (the unused half holds 'a's, which are plain)
-    if (!plain_vector(_mm_set_epi32(0x61616161, 0x61616161, static_cast<int>(b), static_cast<int>(a)))) return false;
-#else
-    if (!plain_word(a) || !plain_word(b)) return false;
-#endif
-    std::memcpy(o, &a, 4);
-    std::memcpy(o + n - 4, &b, 4);
-    return true;
-  }
+  if (n >= 8) return copy_word_pair<std::uint64_t>(p, n, o);
+  if (n >= 4) return copy_word_pair<std::uint32_t>(p, n, o);
   // 1 to 3 bytes: the first, the middle and the last (some the same byte).
   const char a = p[0], b = p[n / 2], c = p[n - 1];
   if (!k_plain_ascii[static_cast<unsigned char>(a)] || !k_plain_ascii[static_cast<unsigned char>(b)] ||
