@@ -18,6 +18,9 @@ class Scanner {
   Scanner(const char* p, const char* end) : m_p(p), m_end(end) {}
 
   void ws() {
+    // The common cases first: nothing, or the one space after ':' and ','.
+    if (m_p != m_end && *m_p == ' ') ++m_p;
+    if (m_p == m_end || static_cast<unsigned char>(*m_p) > ' ') return;
     while (m_p != m_end && (*m_p == ' ' || *m_p == '\t' || *m_p == '\r' || *m_p == '\n')) ++m_p;
   }
   bool eat(char c) {
