@@ -1,7 +1,5 @@
 #include "convert/capture_entry.h"
 
-#include "trace/line_hash.h"
-
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -9,6 +7,7 @@
 #include "dump/entry_name.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/json_writer.h"
+#include "trace/line_hash.h"
 #include "trace/trace_event.h"
 
 namespace msdump::convert {

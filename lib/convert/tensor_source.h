@@ -42,10 +42,6 @@ Result<bool> locate_tensor_source(const pyjson::Value& leaf, InputKind kind, con
 struct OpenedTensor {
   std::shared_ptr<const FileSource> source;
   tensor::TensorInfo info;
-  // Where to read the elements from: `source`, or (TensorSourceCache) an in-memory copy of a
-  // small raw blob named like the file, so that its many small leaves need no read each.
-  std::shared_ptr<const ByteSource> data;
-  const ByteSource& elements() const { return data ? *data : *source; }
 };
 
 // What opening a source gave: the tensor, or a problem that spoils only this leaf (a missing,

@@ -388,15 +388,15 @@ void simd_groups(DType dtype, bool float32_elements, bool abs_sum, const std::by
 
 namespace {
 
-// scalar_elements' loop for one dtype known at compile time (no dispatch per element); the
-// same operations in the same order as for any other dtype.
-template <DType D>
-void scalar_loop(bool float32_elements, const std::byte* p, std::size_t n, const KernelState& st) {
-  constexpr std::size_t isz = size_of(D);
+// scalar_elements' loop. Always inlined, so that a call with a constant dtype compiles to a loop
+// without a dispatch per element.
+[[gnu::always_inline]] inline void scalar_loop(DType dtype, bool float32_elements, const std::byte* p, std::size_t n,
+                                               const KernelState& st) {
+  const std::size_t isz = size_of(dtype);
   double sum = st.sum[0], sq = st.sum_sq[0], abs = st.sum_abs[0];
   std::int64_t max_key = *st.max_key, min_key = *st.min_key;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto e = element_value(D, p + i * isz, float32_elements);
+    const auto e = element_value(dtype, p + i * isz, float32_elements);
     sum += e.value;
     sq = std::fma(e.value, e.value, sq);
     abs += std::fabs(e.value);
@@ -413,23 +413,14 @@ void scalar_loop(bool float32_elements, const std::byte* p, std::size_t n, const
 }  // namespace
 
 void scalar_elements(DType dtype, bool float32_elements, const std::byte* p, std::size_t n, const KernelState& st) {
-  switch (dtype) {
-    case DType::float32: return scalar_loop<DType::float32>(float32_elements, p, n, st);
-    case DType::float16: return scalar_loop<DType::float16>(float32_elements, p, n, st);
-    case DType::bfloat16: return scalar_loop<DType::bfloat16>(float32_elements, p, n, st);
-    case DType::float64: return scalar_loop<DType::float64>(float32_elements, p, n, st);
-    case DType::int64: return scalar_loop<DType::int64>(float32_elements, p, n, st);
-    case DType::int32: return scalar_loop<DType::int32>(float32_elements, p, n, st);
-    default: break;
-  }
-  const std::size_t isz = size_of(dtype);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto e = element_value(dtype, p + i * isz, float32_elements);
-    st.sum[0] += e.value;
-    st.sum_sq[0] = std::fma(e.value, e.value, st.sum_sq[0]);
-    st.sum_abs[0] += std::fabs(e.value);
-    *st.max_key = std::max(*st.max_key, e.key);
-    *st.min_key = std::min(*st.min_key, e.key);
+  switch (dtype) {  // the common dtypes as constants
+    case DType::float32: return scalar_loop(DType::float32, float32_elements, p, n, st);
+    case DType::float16: return scalar_loop(DType::float16, float32_elements, p, n, st);
+    case DType::bfloat16: return scalar_loop(DType::bfloat16, float32_elements, p, n, st);
+    case DType::float64: return scalar_loop(DType::float64, float32_elements, p, n, st);
+    case DType::int64: return scalar_loop(DType::int64, float32_elements, p, n, st);
+    case DType::int32: return scalar_loop(DType::int32, float32_elements, p, n, st);
+    default: return scalar_loop(dtype, float32_elements, p, n, st);
   }
 }
 

@@ -12,17 +12,20 @@ namespace {
 
 constexpr std::size_t k_max_depth = 64;
 
+// Past the JSON whitespace at p. The common cases first: nothing, or the one space after ':'
+// and ','.
+const char* skip_ws(const char* p, const char* end) {
+  if (p != end && *p == ' ') ++p;
+  if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
+  while (p != end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) ++p;
+  return p;
+}
 
 class Scanner {
  public:
   Scanner(const char* p, const char* end) : m_p(p), m_end(end) {}
 
-  void ws() {
-    // The common cases first: nothing, or the one space after ':' and ','.
-    if (m_p != m_end && *m_p == ' ') ++m_p;
-    if (m_p == m_end || static_cast<unsigned char>(*m_p) > ' ') return;
-    while (m_p != m_end && (*m_p == ' ' || *m_p == '\t' || *m_p == '\r' || *m_p == '\n')) ++m_p;
-  }
+  void ws() { m_p = skip_ws(m_p, m_end); }
   bool eat(char c) {
     if (m_p == m_end || *m_p != c) return false;
     ++m_p;
@@ -172,11 +175,6 @@ bool scan_event_line(std::string_view line, ScannedEvent& out) {
 namespace {
 
 bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-const char* skip_ws(const char* p, const char* end) {
-  while (p != end && is_ws(*p)) ++p;
-  return p;
-}
 
 // Past the value at p, by its strings and brackets alone; nullptr when the text ends first or a
 // string is not plain.
