@@ -7,10 +7,6 @@
 #include <charconv>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "pyjson/plain_ascii.h"
 #include "pyjson/pyfloat.h"
 #include "pyjson/utf8.h"
@@ -299,17 +295,6 @@ void JsonWriter::write(const Value& v) {
 
 namespace {
 
-// Whether every byte of the word is plain (printable ASCII but '"' and '\\'): the SWAR test of
-// skip_plain_ascii on a 4- or 8-byte word.
-template <typename Word>
-bool plain_word(Word w) {
-  constexpr Word ones = static_cast<Word>(0x0101010101010101ull), highs = static_cast<Word>(0x8080808080808080ull);
-  const Word q = w ^ static_cast<Word>(ones * '"'), b = w ^ static_cast<Word>(ones * '\\'),
-             d = w ^ static_cast<Word>(ones * 0x7F);
-  return ((((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d) | ((w - static_cast<Word>(ones * 0x20)) & ~w) | w) &
-          highs) == 0;
-}
-
 template <typename Word>
 Word load(const char* p) {
   Word w;
@@ -317,31 +302,20 @@ Word load(const char* p) {
   return w;
 }
 
-#if defined(__SSE2__)
-// Whether all 16 bytes of v are plain: a byte is not when it is '"', '\\', DEL, or (as a
-// signed byte) below 0x20, which takes in the non-ASCII bytes too.
-bool plain_vector(__m128i v) {
-  const __m128i bad = _mm_or_si128(
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
-  return _mm_movemask_epi8(bad) == 0;
-}
-#endif
-
 // Whether both words are plain (one SSE2 compare set for the pair).
 bool plain_pair(std::uint64_t a, std::uint64_t b) {
 #if defined(__SSE2__)
-  return plain_vector(_mm_set_epi64x(static_cast<long long>(b), static_cast<long long>(a)));
+  return plain_stops(_mm_set_epi64x(static_cast<long long>(b), static_cast<long long>(a))) == 0;
 #else
-  return plain_word(a) && plain_word(b);
+  return (plain_stops(a) | plain_stops(b)) == 0;
 #endif
 }
 bool plain_pair(std::uint32_t a, std::uint32_t b) {
 #if defined(__SSE2__)
   // (the unused half holds 'a's, which are plain)
-  return plain_vector(_mm_set_epi32(0x61616161, 0x61616161, static_cast<int>(b), static_cast<int>(a)));
+  return plain_stops(_mm_set_epi32(0x61616161, 0x61616161, static_cast<int>(b), static_cast<int>(a))) == 0;
 #else
-  return plain_word(a) && plain_word(b);
+  return (plain_stops(a) | plain_stops(b)) == 0;
 #endif
 }
 

@@ -21,33 +21,43 @@ inline constexpr std::array<bool, 256> k_plain_ascii = [] {
   return t;
 }();
 
+// The bytes of a word that stop a plain run ('"', '\\', control, DEL, non-ASCII), as the high
+// bit of each (SWAR; the lowest flagged byte is exact, higher ones may be false alarms after
+// a real stop). Word: a 4- or 8-byte unsigned integer.
+template <typename Word>
+inline Word plain_stops(Word w) {
+  constexpr Word ones = static_cast<Word>(0x0101010101010101ull), highs = static_cast<Word>(0x8080808080808080ull);
+  const Word q = w ^ static_cast<Word>(ones * '"'), b = w ^ static_cast<Word>(ones * '\\'),
+             d = w ^ static_cast<Word>(ones * 0x7F);
+  return (((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d) | ((w - static_cast<Word>(ones * 0x20)) & ~w) | w) &
+         highs;
+}
+
+#if defined(__SSE2__)
+// The same for 16 bytes: bit i of the result is set when byte i stops a plain run (it is '"',
+// '\\', DEL, or, as a signed byte, below 0x20, which takes in the non-ASCII bytes too).
+inline unsigned plain_stops(__m128i v) {
+  const __m128i stop = _mm_or_si128(
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+  return static_cast<unsigned>(_mm_movemask_epi8(stop));
+}
+#endif
+
 // Past the plain bytes at p (p <= end): the first '"', '\', control byte, DEL or non-ASCII
-// byte, or end. 16 bytes at a time with SSE2, then 8 (SWAR; the lowest flagged byte of each
-// test is exact, so the first stop found is the real one).
+// byte, or end. 16 bytes at a time with SSE2, then 8 (SWAR).
 inline const unsigned char* skip_plain_ascii(const unsigned char* p, const unsigned char* end) {
 #if defined(__SSE2__)
-  // 16 bytes at a time: a byte stops the run when it is '"', '\\', DEL, or (as a signed byte)
-  // below 0x20, which takes in the non-ASCII bytes too.
   while (end - p >= 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i stop = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
-        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(stop));
+    const unsigned mask = plain_stops(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
     if (mask != 0) return p + std::countr_zero(mask);
     p += 16;
   }
 #endif
-  constexpr std::uint64_t k_ones = 0x0101010101010101ull;
-  constexpr std::uint64_t k_highs = 0x8080808080808080ull;
   while (end - p >= 8) {
     std::uint64_t w;
     std::memcpy(&w, p, 8);
-    const std::uint64_t q = w ^ (k_ones * '"');
-    const std::uint64_t b = w ^ (k_ones * '\\');
-    const std::uint64_t d = w ^ (k_ones * 0x7F);
-    const std::uint64_t stop =
-        (((q - k_ones) & ~q) | ((b - k_ones) & ~b) | ((d - k_ones) & ~d) | ((w - k_ones * 0x20) & ~w) | w) & k_highs;
+    const std::uint64_t stop = plain_stops(w);
     if (stop != 0) {
       const int bit = std::endian::native == std::endian::little ? std::countr_zero(stop) : std::countl_zero(stop);
       return p + bit / 8;
