@@ -10,6 +10,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/schema/schema_validator.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/schema/schema_regex_test.cpp
+  tests/schema/state_numbers_test.cpp
   tests/schema/schema_regex_set_test.cpp
   tests/schema/embedded_schemas_test.cpp
   tests/schema/compiled_schema_test.cpp

@@ -6,6 +6,8 @@
 #include <map>
 #include <utility>
 
+#include "schema/state_numbers.h"
+
 namespace msdump::schema {
 namespace {
 
@@ -411,16 +413,8 @@ Result<SchemaRegex> SchemaRegex::compile(std::string_view pattern) {
   // Subset construction.
   SchemaRegex re;
   re.m_pattern = std::string(pattern);
-  std::map<std::vector<int>, std::int32_t> index;
-  std::vector<std::vector<int>> sets;
-  auto intern = [&](std::vector<int> set) -> std::int32_t {
-    const auto it = index.find(set);
-    if (it != index.end()) return it->second;
-    const auto id = static_cast<std::int32_t>(sets.size());
-    index.emplace(set, id);
-    sets.push_back(std::move(set));
-    return id;
-  };
+  StateNumbers<std::vector<int>> sets;
+  auto intern = [&](std::vector<int> set) { return sets.intern(std::move(set)); };
   intern(nfa.closure({start}, true, false));
   for (std::size_t i = 0; i < sets.size(); ++i) {
     if (sets.size() > k_max_states) {

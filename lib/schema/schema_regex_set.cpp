@@ -2,6 +2,9 @@
 
 #include <map>
 #include <string>
+#include <vector>
+
+#include "schema/state_numbers.h"
 
 namespace msdump::schema {
 
@@ -31,16 +34,8 @@ std::optional<SchemaRegexSet> SchemaRegexSet::build(const SchemaRegex* const* re
     if (row < 0) return k_dead;
     return (res[i]->m_accept[static_cast<std::size_t>(row)] & 1u) != 0 ? k_matched : row;
   };
-  std::map<std::vector<std::int32_t>, std::int32_t> index;
-  std::vector<std::vector<std::int32_t>> states;
-  auto intern = [&](std::vector<std::int32_t> s) -> std::int32_t {
-    const auto it = index.find(s);
-    if (it != index.end()) return it->second;
-    const auto id = static_cast<std::int32_t>(states.size());
-    index.emplace(s, id);
-    states.push_back(std::move(s));
-    return id;
-  };
+  StateNumbers<std::vector<std::int32_t>> states;
+  auto intern = [&](std::vector<std::int32_t> s) { return states.intern(std::move(s)); };
   std::vector<std::int32_t> start(count);
   for (std::size_t i = 0; i < count; ++i) start[i] = enter(i, 0);
   intern(std::move(start));
