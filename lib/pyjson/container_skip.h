@@ -48,6 +48,50 @@ inline BracketMasks bracket_masks(const char* p) {
 #endif
 }
 
+// Bit i of each mask: byte i of the 64 at p is a backslash, a newline.
+struct LineMasks {
+  std::uint64_t backslash, newline;
+};
+
+inline LineMasks line_masks(const char* p) {
+#if defined(__AVX2__)
+  auto masks = [](const char* q) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
+    const auto m = [&](char c) {
+      return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(c))));
+    };
+    return LineMasks{m('\\'), m('\n')};
+  };
+  const LineMasks lo = masks(p), hi = masks(p + 32);
+  return {lo.backslash | (std::uint64_t{hi.backslash} << 32), lo.newline | (std::uint64_t{hi.newline} << 32)};
+#else
+  LineMasks m{0, 0};
+  for (int i = 0; i < 64; ++i) {
+    const std::uint64_t bit = std::uint64_t{1} << i;
+    if (p[i] == '\\') m.backslash |= bit;
+    else if (p[i] == '\n') m.newline |= bit;
+  }
+  return m;
+#endif
+}
+
+// The bytes a backslash escapes: bit i set when byte i follows an odd run of backslashes.
+// `carry` in: the previous block ended in such a run (its byte 0 is escaped); out: this one
+// does. Blocks without backslashes cost one test (backslashes are rare in dumps).
+inline std::uint64_t escaped_bytes(std::uint64_t backslash, bool& carry) {
+  if (backslash == 0 && !carry) return 0;
+  std::uint64_t escaped = 0;
+  for (int i = 0; i < 64; ++i) {
+    if (carry) {
+      escaped |= std::uint64_t{1} << i;
+      carry = false;
+    } else if ((backslash >> i) & 1u) {
+      carry = true;
+    }
+  }
+  return escaped;
+}
+
 // Bit i set when an odd number of bits 0..i of x are set.
 inline std::uint64_t prefix_xor(std::uint64_t x) {
   x ^= x << 1;
@@ -91,6 +135,65 @@ inline const char* skip_container(const char* p, const char* end) {
     p += 64;
   }
   return nullptr;
+}
+
+// What skip_json_container found.
+struct SkippedContainer {
+  const char* end = nullptr;              // the byte after the closing bracket; nullptr: not closed
+  std::size_t newlines = 0;               // '\n' bytes in [p, end)
+  const char* last_newline = nullptr;     // the last of them (nullptr: none)
+};
+
+// Like skip_container, for any valid JSON text: a '"' after an odd run of backslashes belongs
+// to the string it is in. Also counts the newlines it passes, so a parser that skips a value
+// this way keeps its line numbers. On text that is not valid JSON the answer is some position
+// or nullptr (never a read outside [p, end)): a caller that needs the value checks it by
+// parsing [p, end). Used by the verifier's raw-entry stream (dump_json_stream.h).
+inline SkippedContainer skip_json_container(const char* p, const char* end) {
+  SkippedContainer out;
+  std::uint64_t in_string = 0;
+  bool escape_carry = false;
+  std::size_t depth = 0;
+  char tail[64];
+  while (p < end) {
+    const std::size_t left = static_cast<std::size_t>(end - p);
+    const char* block = p;
+    if (left < 64) {
+      std::memset(tail, 0, sizeof tail);
+      std::memcpy(tail, p, left);
+      block = tail;
+    }
+    const detail::BracketMasks m = detail::bracket_masks(block);
+    const detail::LineMasks lm = detail::line_masks(block);
+    // (An escaped byte is never structural: in valid JSON only strings hold escapes.)
+    const std::uint64_t escaped = detail::escaped_bytes(lm.backslash, escape_carry);
+    const std::uint64_t strings = detail::prefix_xor(m.quote & ~escaped) ^ in_string;
+    in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(strings) >> 63);
+    const std::uint64_t open = m.open & ~strings & ~escaped, close = m.close & ~strings & ~escaped;
+    for (std::uint64_t s = open | close; s != 0; s &= s - 1) {
+      const int bit = __builtin_ctzll(s);
+      if ((open >> bit) & 1) {
+        ++depth;
+      } else {
+        if (depth == 0) return out;  // p was not at an opening bracket
+        if (--depth == 0) {
+          const std::uint64_t before = bit == 63 ? ~std::uint64_t{0} : (std::uint64_t{1} << (bit + 1)) - 1;
+          const std::uint64_t nl = lm.newline & before;
+          out.newlines += static_cast<std::size_t>(__builtin_popcountll(nl));
+          if (nl != 0) out.last_newline = p + (63 - __builtin_clzll(nl));
+          out.end = p + bit + 1;
+          return out;
+        }
+      }
+    }
+    if (lm.newline != 0) {
+      out.newlines += static_cast<std::size_t>(__builtin_popcountll(lm.newline));
+      out.last_newline = p + (63 - __builtin_clzll(lm.newline));
+    }
+    if (left < 64) return SkippedContainer{};
+    p += 64;
+  }
+  return SkippedContainer{};
 }
 
 }  // namespace msdump::pyjson

@@ -7,7 +7,7 @@ constexpr std::uint64_t k_error_context_bytes = 32;
 }  // namespace
 
 DumpJsonStream::DumpJsonStream(const ByteSource& source, DumpStreamOptions options)
-    : m_window(source, options.buffer_bytes), m_cursor(options.read) {}
+    : m_options(options), m_window(source, options.buffer_bytes), m_cursor(options.read) {}
 
 Result<bool> DumpJsonStream::next(DumpEvent& event) {
   if (m_state == State::failed) return m_error;
@@ -107,6 +107,7 @@ DumpJsonStream::Step DumpJsonStream::step(DumpEvent& event) {
       const int c = m_cursor.peek();
       if (c == '}') {
         event.type = DumpEvent::Type::data_end;
+        event.is_raw = false;
         event.key.clear();
         event.value = Value::null();
         event.duplicate_keys = false;
@@ -148,6 +149,7 @@ DumpJsonStream::Step DumpJsonStream::step(DumpEvent& event) {
 
 // At the '"' of a top-level key.
 DumpJsonStream::Step DumpJsonStream::member(DumpEvent& event) {
+  event.is_raw = false;
   event.offset = m_cursor.offset();
   event.position = m_cursor.position();
   if (!m_cursor.parse_string(event.key)) return failure();
@@ -181,8 +183,19 @@ DumpJsonStream::Step DumpJsonStream::entry(DumpEvent& event) {
     return failure();
   }
   m_cursor.advance();
-  if (!m_cursor.parse_value(event.value, 2)) return failure();
-  event.duplicate_keys = m_cursor.saw_duplicate_keys();
+  event.is_raw = false;
+  const int c = m_options.raw_entries ? m_cursor.peek() : -1;
+  if (c == '{' || c == '[') {
+    event.raw_offset = m_cursor.offset();
+    event.raw_position = m_cursor.position();
+    if (!m_cursor.skip_container(event.raw)) return failure();
+    event.is_raw = true;
+    event.value = Value::null();
+    event.duplicate_keys = false;
+  } else {
+    if (!m_cursor.parse_value(event.value, 2)) return failure();
+    event.duplicate_keys = m_cursor.saw_duplicate_keys();
+  }
   event.type = DumpEvent::Type::entry;
   m_state = State::data_next;
   return expect_value_end();

@@ -29,6 +29,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/byte_source.h"
 #include "core/result.h"
@@ -43,6 +44,13 @@ struct DumpStreamOptions {
   // Initial read buffer; grows when one entry does not fit.
   std::size_t buffer_bytes = SourceWindow::k_default_buffer_bytes;
   ReadOptions read;
+  // Entries whose value is an object or array are not parsed: the stream moves past them by
+  // their brackets (JsonCursor::skip_container) and hands over their text (DumpEvent::raw),
+  // for the caller to parse elsewhere, e.g. on other threads (verify/entry_workers.h). Their
+  // text is checked only as far as brackets and strings go: whoever parses it finds any other
+  // syntax error. Everything else (keys, separators, header members, the trailer) is parsed
+  // and checked as usual, and positions are the same as without this option.
+  bool raw_entries = false;
 };
 
 struct DumpEvent {
@@ -54,6 +62,13 @@ struct DumpEvent {
   TextPosition position;     // line/column of `offset`
   // With ReadOptions::note_duplicate_keys: an object in `value` (at any depth) repeats a key.
   bool duplicate_keys = false;
+  // With DumpStreamOptions::raw_entries, for an entry whose value is an object or array: its
+  // text (valid until the next call to next(); `value` is then null), the absolute offset of
+  // its first byte, and that byte's line/column.
+  bool is_raw = false;
+  std::string_view raw;
+  std::uint64_t raw_offset = 0;
+  TextPosition raw_position;
 };
 
 class DumpJsonStream {
@@ -79,6 +94,7 @@ class DumpJsonStream {
   Step expect_value_end();
   Step failure();
 
+  DumpStreamOptions m_options;
   SourceWindow m_window;
   JsonCursor m_cursor;
   State m_state = State::start;

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "pyjson/container_skip.h"
 #include "pyjson/utf8.h"
 
 namespace msdump::pyjson {
@@ -352,6 +353,19 @@ bool JsonCursor::value(Value& out, std::size_t depth) {
     default: return fail_expected("a value");
   }
   out.set_offset(off);
+  return true;
+}
+
+bool JsonCursor::skip_container(std::string_view& text) {
+  const SkippedContainer s = skip_json_container(m_p, m_end);
+  if (s.end == nullptr) return fail_at(m_end, "unexpected end of input in an array or object", true);
+  if (s.newlines != 0) {
+    m_line += s.newlines;
+    m_line_start = s.last_newline + 1;
+    m_column_base = 0;
+  }
+  text = std::string_view(m_p, static_cast<std::size_t>(s.end - m_p));
+  m_p = s.end;
   return true;
 }
 

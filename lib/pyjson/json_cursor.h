@@ -99,6 +99,12 @@ class JsonCursor {
   bool parse_value(Value& out, std::size_t depth = 0);
   // Parses the string at pos(), which must be '"', into `out`. Returns false on failure.
   bool parse_string(std::string& out);
+  // At '{' or '[' (as peek() returned): moves past the container by its brackets alone
+  // (skip_json_container in container_skip.h: strings and escapes respected, nothing else
+  // validated) and sets `text` to its bytes; lines advance as parse_value would advance them.
+  // When the container does not close in the window, fails as a value cut short does
+  // (failed_at_end()). A caller that needs the value parses `text` (the verifier's workers).
+  bool skip_container(std::string_view& text);
   // With ReadOptions::note_duplicate_keys: whether an object of the last parse_value() (at any
   // depth) has a key more than once.
   bool saw_duplicate_keys() const { return m_duplicate_keys; }

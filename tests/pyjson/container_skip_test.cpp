@@ -54,6 +54,73 @@ void random_value(std::mt19937_64& rng, std::string& out, int depth) {
   }
 }
 
+// The scalar walk for skip_json_container: as reference_skip, a backslash taking the next byte
+// with it, newlines counted up to the end.
+SkippedContainer reference_json_skip(const char* p, const char* end) {
+  SkippedContainer out;
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (; p != end; ++p) {
+    const char c = *p;
+    if (c == '\n') {
+      ++out.newlines;
+      out.last_newline = p;
+    }
+    // (A backslash takes the next byte with it anywhere: in valid JSON only strings hold one.)
+    if (c == '\\' && p + 1 != end) {
+      ++p;
+      if (*p == '\n') {
+        ++out.newlines;
+        out.last_newline = p;
+      }
+    } else if (in_string) {
+      if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      out.end = p + 1;
+      return out;
+    }
+  }
+  return SkippedContainer{};
+}
+
+// A random container as json.dump(indent=1) writes it (newlines and indentation) or on one
+// line, whose strings hold escapes: \", \\ runs of any length, \n, \u escapes.
+void random_escaped_value(std::mt19937_64& rng, std::string& out, int depth, bool lines) {
+  const auto kind = rng() % (depth > 6 ? 3 : 5);
+  if (kind == 0) {
+    out += '"';
+    for (auto n = rng() % 70; n > 0; --n) {
+      const auto r = rng() % 12;
+      if (r == 0) out += "\\\"";
+      else if (r == 1) out.append(2 * (1 + rng() % 4), '\\');  // an even run: backslashes only
+      else if (r == 2) out += "\\n";
+      else if (r == 3) out += "\\u005b";
+      else out += "ab{}[],: x"[rng() % 10];
+    }
+    out += '"';
+  } else if (kind == 1) {
+    out += std::to_string(static_cast<long long>(rng() % 100000) - 50000);
+  } else if (kind == 2) {
+    out += rng() % 2 ? "true" : "-Infinity";
+  } else {
+    const bool object = kind == 3;
+    out += object ? '{' : '[';
+    const auto n = rng() % 6;
+    for (decltype(rng()) i = 0; i < n; ++i) {
+      if (i > 0) out += ',';
+      if (lines) out += '\n' + std::string(static_cast<std::size_t>(depth + 1), ' ');
+      if (object) out += "\"k\\\"]" + std::to_string(i) + "\": ";
+      random_escaped_value(rng, out, depth + 1, lines);
+    }
+    if (lines && n > 0) out += '\n' + std::string(static_cast<std::size_t>(depth), ' ');
+    out += object ? '}' : ']';
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("msdump::pyjson") {
@@ -96,6 +163,50 @@ TEST_SUITE("msdump::pyjson") {
       if (got != want) {
         ++bad;
         FAIL_CHECK(text << ": got " << (got ? got - b : -1) << ", want " << (want ? want - b : -1));
+      }
+    }
+    CHECK(bad == 0);
+  }
+
+  TEST_CASE("json container skip: escaped quotes stay in their string; newlines counted to the end") {
+    const std::string a = "{\"a\": \"x\\\"}\",\n \"b\\\\\": [1,\n  2]\n} ,\n 7";
+    const SkippedContainer s = skip_json_container(a.data(), a.data() + a.size());
+    REQUIRE(s.end != nullptr);
+    CHECK(std::string(a.data(), s.end) == "{\"a\": \"x\\\"}\",\n \"b\\\\\": [1,\n  2]\n}");
+    CHECK(s.newlines == 3);
+    CHECK(s.last_newline == a.data() + a.rfind("\n}"));
+    // an escape run that crosses a block boundary: 63 bytes, then the backslash at byte 63
+    std::string cross = "[\"" + std::string(61, 'x') + "\\\"]\"]";
+    REQUIRE(cross[63] == '\\');
+    const SkippedContainer c = skip_json_container(cross.data(), cross.data() + cross.size());
+    CHECK(c.end == cross.data() + cross.size());
+    CHECK(c.newlines == 0);
+    CHECK(c.last_newline == nullptr);
+    const std::string open = "[\"\\\"]";  // the quote is escaped: the string never closes
+    CHECK(skip_json_container(open.data(), open.data() + open.size()).end == nullptr);
+  }
+
+  TEST_CASE("json container skip: the same end and newlines as the scalar walk on random escaped text") {
+    std::mt19937_64 rng(65);
+    int bad = 0;
+    for (int round = 0; round < 20000 && bad < 5; ++round) {
+      std::string text;
+      do {
+        text.clear();
+        random_escaped_value(rng, text, 0, rng() % 2 == 0);
+      } while (text[0] != '{' && text[0] != '[');
+      if (rng() % 2) text += ",\n \"tail\": [1]\n}";
+      if (rng() % 4 == 0) text.resize(1 + rng() % text.size());
+      if (rng() % 4 == 0) text[rng() % text.size()] = "{}[]\"\\\n "[rng() % 8];
+      if (text[0] != '{' && text[0] != '[') continue;
+      const std::vector<char> exact(text.begin(), text.end());
+      const char* b = exact.data();
+      const SkippedContainer got = skip_json_container(b, b + exact.size());
+      const SkippedContainer want = reference_json_skip(b, b + exact.size());
+      if (got.end != want.end || (want.end != nullptr && (got.newlines != want.newlines || got.last_newline != want.last_newline))) {
+        ++bad;
+        FAIL_CHECK(text << ": got " << (got.end ? got.end - b : -1) << "/" << got.newlines << ", want "
+                        << (want.end ? want.end - b : -1) << "/" << want.newlines);
       }
     }
     CHECK(bad == 0);

@@ -2,11 +2,16 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "pyjson/json_reader.h"
+#include "pyjson/json_writer.h"
 #include "test_util.h"
 
 using namespace msdump;
@@ -49,9 +54,115 @@ std::string write_temp(const testing::TempDir& dir, const std::string& name, std
   return path;
 }
 
+// A value as Python's json.dumps(indent=1) text, with the offset of each container.
+std::string dump_value(const Value& v) {
+  auto text = to_python_json(v);
+  REQUIRE(text);
+  std::string offsets;
+  std::vector<const Value*> todo{&v};
+  while (!todo.empty()) {
+    const Value* x = todo.back();
+    todo.pop_back();
+    offsets += " " + std::to_string(x->offset());
+    if (x->is_array())
+      for (const auto& i : x->as_array()) todo.push_back(&i);
+    else if (x->is_object())
+      for (const auto& m : x->as_object()) todo.push_back(&m.value);
+  }
+  return *text + offsets;
+}
+
+// One event as text, with what raw mode must keep the same: type, key, offset, position,
+// and for an entry its value (a raw entry's text parsed where it stands, to its last byte).
+// "error" when the raw text does not parse as exactly one value.
+std::string describe_event(const DumpEvent& ev) {
+  std::string s = std::to_string(static_cast<int>(ev.type)) + " " + ev.key + " @" + std::to_string(ev.offset) + " " +
+                  to_string(ev.position) + " = ";
+  if (!ev.is_raw) return s + dump_value(ev.value) + (ev.duplicate_keys ? " dup" : "");
+  JsonCursor cursor(ReadOptions{.note_duplicate_keys = true});
+  cursor.reset(ev.raw, ev.raw_offset, ev.raw_position);
+  Value v;
+  if (!cursor.parse_value(v, 2) || cursor.peek() >= 0) return s + "error";
+  return s + dump_value(v) + (cursor.saw_duplicate_keys() ? " dup" : "");
+}
+
+// Every event of `text` read with and without raw_entries (window of `buffer_bytes`):
+// (events, error or "") of each.
+std::pair<std::vector<std::string>, std::string> stream_events(std::string_view text, bool raw, std::size_t buffer_bytes) {
+  MemorySource source(as_bytes(text));
+  DumpStreamOptions o{buffer_bytes, ReadOptions{.note_duplicate_keys = true}};
+  o.raw_entries = raw;
+  DumpJsonStream stream(source, o);
+  std::vector<std::string> out;
+  DumpEvent ev;
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) return {out, more.error().message};
+    if (!*more) return {out, ""};
+    out.push_back(describe_event(ev));
+  }
+}
+
+// The property the verifier relies on when it checks raw entries on other threads: a document
+// read in raw mode gives the same events as in normal mode, or (for a broken one) fails or
+// gives an entry whose text does not parse.
+void check_raw_mode_agrees(std::string_view text, std::size_t buffer_bytes) {
+  const auto [normal, normal_error] = stream_events(text, false, buffer_bytes);
+  const auto [raw, raw_error] = stream_events(text, true, buffer_bytes);
+  if (normal_error.empty()) {
+    CHECK(raw_error == "");
+    CHECK(raw == normal);
+    return;
+  }
+  const bool raw_entry_broken = std::any_of(raw.begin(), raw.end(), [](const std::string& e) { return e.ends_with("= error"); });
+  CHECK((!raw_error.empty() || raw_entry_broken));
+  // Up to the first difference the events agree.
+  for (std::size_t i = 0; i < std::min(raw.size(), normal.size()); ++i) {
+    if (raw[i].ends_with("= error")) break;
+    CHECK(raw[i] == normal[i]);
+  }
+}
+
 }  // namespace
 
 TEST_SUITE("msdump::pyjson") {
+  TEST_CASE("dump stream raw entries: same events, keys, positions and values as parsed entries") {
+    const std::string text =
+        "{\n \"task\": \"statistics\",\n \"data\": {\n  \"a\\\"{b\": {\n   \"s\": \"x\\\\\\\"]}\\n\",\n   \"t\": [1, 2.5, NaN]\n  },"
+        "\n  \"n\": null, \"l\": [], \"o\": {}, \"d\": {\"k\": 1, \"k\": {\"z\": [2]}}, \"\u00e9\": [\"\u00e9\", -Infinity]\n }\n}\n";
+    for (const std::size_t buffer : {std::size_t{16}, std::size_t{64}, std::size_t{1} << 20}) {
+      CAPTURE(buffer);
+      const auto [normal, normal_error] = stream_events(text, false, buffer);
+      REQUIRE(normal_error == "");
+      REQUIRE(normal.size() == 9);
+      check_raw_mode_agrees(text, buffer);
+    }
+  }
+
+  TEST_CASE("dump stream raw entries: every dump.json in testdata, and each cut short or with a byte changed") {
+    std::size_t files = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(testing::source_dir() / "testdata")) {
+      if (!e.is_regular_file() || e.path().extension() != ".json" || !e.path().filename().string().starts_with("dump")) continue;
+      std::ifstream in(e.path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      const std::string text = ss.str();
+      CAPTURE(e.path().string());
+      ++files;
+      check_raw_mode_agrees(text, 64);
+      check_raw_mode_agrees(text, std::size_t{1} << 20);
+      // Damaged copies: cut at 7 points, one structural byte changed at 7 points.
+      for (int k = 1; k <= 7 && text.size() > 8; ++k) {
+        const std::size_t at = text.size() * static_cast<std::size_t>(k) / 8;
+        check_raw_mode_agrees(std::string_view(text).substr(0, at), 64);
+        std::string changed = text;
+        changed[at] = "{}[]\",:\\"[static_cast<std::size_t>(k)];
+        check_raw_mode_agrees(changed, 64);
+      }
+    }
+    CHECK(files >= 50);
+  }
+
   TEST_CASE("dump stream yields top-level members in order, then entries, for any key order") {
     const std::string text =
         "{\"level\": \"L1\", \"extra\": [1, 2], \"data\": {\"a\": {}, \"b\": {\"x\": 1, \"y\": [2]}}, \"task\": 5}";
