@@ -8,5 +8,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/verify/cross_file.cpp
   lib/verify/schema_check.cpp
   lib/verify/event_pipe.cpp
+  lib/verify/entry_workers.cpp
   lib/verify/verify.cpp)
-list(APPEND MSDUMP_TEST_SOURCES)
+list(APPEND MSDUMP_TEST_SOURCES
+  tests/verify/entry_workers_test.cpp)

@@ -12,6 +12,7 @@
 #include "pyjson/dump_json_stream.h"
 #include "verify/cross_file.h"
 #include "verify/entry_checks.h"
+#include "verify/entry_workers.h"
 #include "verify/event_pipe.h"
 #include "verify/finding_sink.h"
 #include "verify/golden.h"
@@ -82,6 +83,157 @@ void check_header(const pyjson::Object& members, FindingSink& sink, Framework& f
   }
 }
 
+// What one pass over dump.json's events builds. A parallel pass that gives up is thrown away
+// whole: the one-entry-at-a-time pass then starts from a fresh one.
+struct Pass {
+  Pass(const VerifyOptions& o, const std::string& file) : sink(o.warn_only, o.max_findings) { sink.set_location(file, 0); }
+  FindingSink sink;
+  EntryContext ctx;
+  DumpNames names;
+  pyjson::Object header;
+  bool in_data = false;
+  int data_objects = 0;  // "data" keys seen
+  std::uint64_t entries = 0, leaves = 0, tensors_checked = 0;
+  std::string task, level;
+};
+
+// At the "data" key: checks the header members read so far and sets the entry context.
+void begin_data(Pass& p, Profile profile, std::uint64_t offset) {
+  p.header.push_back(pyjson::Member{"data", Value::object(), offset});
+  check_header(p.header, p.sink, p.ctx.rules.framework, p.ctx, p.task, p.level);
+  p.ctx.task = p.task;
+  for (const auto& m : p.header)
+    if (m.key == "dump_data_dir") p.ctx.has_dump_data_dir = m.value.is_string();
+  if (std::none_of(p.header.begin(), p.header.end(), [](const auto& m) { return m.key == "framework"; }))
+    p.sink.add(FindingKind::schema, "", "/framework", "no framework key: assuming pytorch", "pytorch", "",
+               Severity::warning);
+  p.ctx.rules.profile = profile;
+  p.names.level = p.ctx.level;
+  p.names.level_known = p.ctx.level_known;
+  p.in_data = true;
+  ++p.data_objects;
+}
+
+// The entries checked on several threads (entry_workers.h); nullopt when the file has to be
+// verified one entry at a time instead (a syntax error, an entry that is not valid JSON, a
+// second "data" object), or on an internal error (that pass reports it).
+std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource& src, const std::string& file,
+                                        Profile profile) {
+  Pass p(o, file);
+  EntryWorkers workers(src, file, std::max(o.threads, 2), o.warn_only);
+  WorkerItem item;
+  std::string pointer;
+  while (true) {
+    auto more = workers.next(item);
+    if (!more) return std::nullopt;
+    if (!*more) break;
+    if (item.is_entry) {
+      CheckedEntry& e = item.entry;
+      ++p.entries;
+      p.sink.set_line(e.line);
+      if (!p.names.add(e.name)) {
+        pointer.assign("/data");
+        dump::append_pointer_token(pointer, e.name);
+        p.sink.add(FindingKind::duplicate, e.name, pointer, "entry name appears more than once in data", "unique names",
+                   e.name);
+      }
+      for (Finding& f : e.findings) p.sink.add(std::move(f));
+      e.findings.clear();
+      p.leaves += e.leaves;
+      if (e.has_input_args) p.names.forward_inputs = true;
+      continue;
+    }
+    pyjson::DumpEvent& ev = item.event;
+    p.sink.set_line(ev.position.line);
+    switch (ev.type) {
+      case pyjson::DumpEvent::Type::member:
+        p.header.push_back(pyjson::Member{ev.key, std::move(ev.value), ev.offset});
+        break;
+      case pyjson::DumpEvent::Type::data_begin:
+        begin_data(p, profile, ev.offset);
+        workers.start_checking(p.ctx, p.ctx.rules.framework, profile);
+        break;
+      case pyjson::DumpEvent::Type::entry:  // (entries come as CheckedEntry)
+      case pyjson::DumpEvent::Type::data_end: break;
+    }
+  }
+  return p;
+}
+
+// One entry at a time, in the order the parser thread reads them (event_pipe.h): the pass for
+// golden and tensor checks, and for files the parallel pass gave up on.
+Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, const std::string& file, Profile profile,
+                                SummaryMode mode, const fs::path& dir, std::optional<Golden>& golden,
+                                const GoldenTolerance& gtol, std::optional<TensorChecker>& tensors) {
+  Pass p(o, file);
+  std::optional<SchemaCheck> schema;
+  MatchKeys keys;
+  EventPipe stream(src);
+  pyjson::DumpEvent ev;
+  std::string pointer;  // the entry's, reused
+  while (true) {
+    bool schema_valid = false, no_duplicates = false;
+    auto more = stream.next(ev, &schema_valid, &no_duplicates);
+    if (!more) {
+      p.sink.set_location(file, 0);  // the message carries the error's own line and column
+      p.sink.add(FindingKind::json, "", "", more.error().message);
+      break;
+    }
+    if (!*more) break;
+    p.sink.set_line(ev.position.line);
+    switch (ev.type) {
+      case pyjson::DumpEvent::Type::member:
+        p.header.push_back(pyjson::Member{ev.key, std::move(ev.value), ev.offset});
+        break;
+      case pyjson::DumpEvent::Type::data_begin: {
+        begin_data(p, profile, ev.offset);
+        auto sc = SchemaCheck::create(p.ctx.rules.framework, profile);
+        if (!sc) return sc.error();
+        schema = std::move(*sc);
+        // The parser thread's own instance, for the entries of this (first) "data" only: a
+        // second "data" key would be checked with a schema chosen by then (flags ignored).
+        if (p.data_objects == 1) {
+          auto mine = SchemaCheck::create(p.ctx.rules.framework, profile);
+          if (!mine) return mine.error();
+          stream.set_schema(std::make_unique<SchemaCheck>(std::move(*mine)));
+        }
+        const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
+        std::error_code ec;
+        if (o.check_tensors && fs::is_directory(tdir, ec))
+          tensors.emplace(tdir.string(), p.ctx.rules.framework, profile, mode, o.tolerance, o.threads);
+        break;
+      }
+      case pyjson::DumpEvent::Type::entry: {
+        ++p.entries;
+        pointer.assign("/data");
+        dump::append_pointer_token(pointer, ev.key);
+        if (!p.names.add(ev.key))
+          p.sink.add(FindingKind::duplicate, ev.key, pointer, "entry name appears more than once in data", "unique names",
+                     ev.key);
+        if (!schema_valid || p.data_objects != 1) schema->check(ev.key, ev.value, p.sink);  // (else the parser thread found it valid)
+        if (!tensors) {
+          check_entry(ev.key, ev.value, p.ctx, pointer, p.sink, &p.leaves, no_duplicates);  // counts the leaves
+        } else if (check_entry(ev.key, ev.value, p.ctx, pointer, p.sink, nullptr, no_duplicates); ev.value.is_object()) {
+          for (const auto& section : ev.value.as_object()) {
+            std::vector<std::string> path;
+            dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& lp) {
+              if (kind != dump::LeafKind::tensor && kind != dump::LeafKind::ndarray) return;
+              ++p.leaves;
+              if (tensors && tensors->check(leaf, ev.key, dump::leaf_pointer(pointer, section.key, lp), p.sink))
+                ++p.tensors_checked;
+            });
+          }
+        }
+        if (ev.value.find("input_args") != nullptr) p.names.forward_inputs = true;
+        if (golden) golden->compare(ev.key, keys.key(ev.key), ev.value, pointer, gtol, p.sink);
+        break;
+      }
+      case pyjson::DumpEvent::Type::data_end: break;
+    }
+  }
+  return p;
+}
+
 }  // namespace
 
 Result<VerifyReport> verify_dump(const VerifyOptions& o) {
@@ -93,8 +245,6 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   if (!src) return src.error();
 
   VerifyReport report;
-  FindingSink sink(o.warn_only, o.max_findings);
-  sink.set_location(*dump_path, 0);
   auto& sum = report.summary;
   sum.file = *dump_path;
   sum.bytes = (*src)->size();
@@ -125,100 +275,36 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   if (o.tolerance.rtol) gtol.rtol = *o.tolerance.rtol;
   if (o.tolerance.atol_mean_abs) gtol.atol = *o.tolerance.atol_mean_abs;
 
-  EntryContext ctx;
-  DumpNames names;
-  std::optional<SchemaCheck> schema;
+  // Entries are checked on several threads unless they are compared with something (a golden,
+  // tensor files), which the one-entry-at-a-time pass does.
+  std::error_code ec;
+  const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
+  const bool parallel = o.parallel_entries && !golden && !(o.check_tensors && fs::is_directory(tdir, ec));
   std::optional<TensorChecker> tensors;
-  MatchKeys keys;
-  pyjson::Object header;
-  bool in_data = false;
-
-  EventPipe stream(**src);
-  pyjson::DumpEvent ev;
-  std::string pointer;  // the entry's, reused
-  int data_objects = 0;  // "data" keys seen
-  while (true) {
-    bool schema_valid = false, no_duplicates = false;
-    auto more = stream.next(ev, &schema_valid, &no_duplicates);
-    if (!more) {
-      sink.set_location(*dump_path, 0);  // the message carries the error's own line and column
-      sink.add(FindingKind::json, "", "", more.error().message);
-      break;
-    }
-    if (!*more) break;
-    sink.set_line(ev.position.line);
-    switch (ev.type) {
-      case pyjson::DumpEvent::Type::member:
-        header.push_back(pyjson::Member{ev.key, std::move(ev.value), ev.offset});
-        break;
-      case pyjson::DumpEvent::Type::data_begin: {
-        header.push_back(pyjson::Member{"data", Value::object(), ev.offset});
-        check_header(header, sink, ctx.rules.framework, ctx, sum.task, sum.level);
-        ctx.task = sum.task;
-        for (const auto& m : header)
-          if (m.key == "dump_data_dir") ctx.has_dump_data_dir = m.value.is_string();
-        if (header.size() > 0 && std::none_of(header.begin(), header.end(), [](const auto& m) { return m.key == "framework"; }))
-          sink.add(FindingKind::schema, "", "/framework", "no framework key: assuming pytorch", "pytorch", "",
-                   Severity::warning);
-        ctx.rules.profile = sum.profile;
-        sum.framework = ctx.rules.framework;
-        names.level = ctx.level;
-        names.level_known = ctx.level_known;
-        auto sc = SchemaCheck::create(ctx.rules.framework, sum.profile);
-        if (!sc) return sc.error();
-        schema = std::move(*sc);
-        // The parser thread's own instance, for the entries of this (first) "data" only: a
-        // second "data" key would be checked with a schema chosen by then (flags ignored).
-        if (++data_objects == 1) {
-          auto mine = SchemaCheck::create(ctx.rules.framework, sum.profile);
-          if (!mine) return mine.error();
-          stream.set_schema(std::make_unique<SchemaCheck>(std::move(*mine)));
-        }
-        const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
-        std::error_code ec;
-        if (o.check_tensors && fs::is_directory(tdir, ec))
-          tensors.emplace(tdir.string(), ctx.rules.framework, sum.profile, mode, o.tolerance, o.threads);
-        in_data = true;
-        break;
-      }
-      case pyjson::DumpEvent::Type::entry: {
-        ++sum.entries;
-        pointer.assign("/data");
-        dump::append_pointer_token(pointer, ev.key);
-        if (!names.add(ev.key))
-          sink.add(FindingKind::duplicate, ev.key, pointer, "entry name appears more than once in data", "unique names",
-                   ev.key);
-        if (!schema_valid || data_objects != 1) schema->check(ev.key, ev.value, sink);  // (else the parser thread found it valid)
-        if (!tensors) {
-          check_entry(ev.key, ev.value, ctx, pointer, sink, &sum.leaves, no_duplicates);  // counts the leaves
-        } else if (check_entry(ev.key, ev.value, ctx, pointer, sink, nullptr, no_duplicates); ev.value.is_object()) {
-          for (const auto& section : ev.value.as_object()) {
-            std::vector<std::string> path;
-            dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& p) {
-              if (kind != dump::LeafKind::tensor && kind != dump::LeafKind::ndarray) return;
-              ++sum.leaves;
-              if (tensors && tensors->check(leaf, ev.key, dump::leaf_pointer(pointer, section.key, p), sink))
-                ++sum.tensors_checked;
-            });
-          }
-        }
-        if (ev.value.find("input_args") != nullptr) names.forward_inputs = true;
-        if (golden) golden->compare(ev.key, keys.key(ev.key), ev.value, pointer, gtol, sink);
-        break;
-      }
-      case pyjson::DumpEvent::Type::data_end: break;
-    }
+  std::optional<Pass> pass;
+  if (parallel) pass = entries_in_parallel(o, **src, *dump_path, sum.profile);
+  if (!pass) {
+    auto p = entries_one_by_one(o, **src, *dump_path, sum.profile, mode, dir, golden, gtol, tensors);
+    if (!p) return p.error();
+    pass.emplace(std::move(*p));
   }
+  Pass& p = *pass;
+  FindingSink& sink = p.sink;
+  sum.task = p.task;
+  sum.level = p.level;
+  sum.framework = p.ctx.rules.framework;
+  sum.entries = p.entries;
+  sum.leaves = p.leaves;
+  sum.tensors_checked = p.tensors_checked;
+
   sink.set_location(*dump_path, 0);
-  if (!in_data && sink.errors() == 0) sink.add(FindingKind::schema, "", "/data", "no \"data\" object", "an object", "");
+  if (!p.in_data && sink.errors() == 0) sink.add(FindingKind::schema, "", "/data", "no \"data\" object", "an object", "");
   if (golden) golden->report_unmatched(sink);
   if (tensors) tensors->report_unreferenced(sink);
+  DumpNames& names = p.names;
   if (fs::exists(dir / "stack.json")) check_stack_json((dir / "stack.json").string(), names, sink);
   if (fs::exists(dir / "construct.json")) check_construct_json((dir / "construct.json").string(), names, sink);
-  if (converted) {
-    std::error_code ec;
-    fs::remove_all(*converted, ec);
-  }
+  if (converted) fs::remove_all(*converted, ec);
 
   if (o.keep_entry_names) report.entry_names = std::move(names.in_order);
   report.findings = std::move(sink.findings());

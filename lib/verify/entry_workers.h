@@ -1,0 +1,111 @@
+#pragma once
+// EntryWorkers: checks the entries of a dump.json on several threads, each entry parsed,
+// checked and freed by one thread (its tree never leaves that core's caches), and hands the
+// results out in file order, so the findings are those of a one-thread pass.
+//
+// A reader thread runs DumpJsonStream with raw_entries: header members and the data markers
+// come through as events; entries come as text, grouped into chunks of ~64 KiB. A chunk is
+// claimed by one thread (the caller's, inside next(); an extra worker; or the reader when
+// enough chunks wait), which parses each entry (duplicate keys noted), runs the schema and the
+// entry checks (SchemaCheck::check, check_entry) into findings of its own, and frees the
+// tree. next() yields the events and checked entries in order.
+//
+// What the raw stream cannot vouch for ends it: a syntax error anywhere, an entry text that
+// does not parse to its last byte, a second "data" object. next() then fails, and the caller
+// verifies the file again one entry at a time (EventPipe), whose messages are the reference
+// (docs/ARCHITECTURE.md, "verify"). Memory stays bounded: at most k_chunks_in_flight chunks.
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/byte_source.h"
+#include "core/profile.h"
+#include "core/result.h"
+#include "pyjson/dump_json_stream.h"
+#include "verify/entry_checks.h"
+#include "verify/finding.h"
+
+namespace msdump::verify {
+
+// One entry, checked.
+struct CheckedEntry {
+  std::string name;
+  std::uint64_t line = 0;          // of its key
+  std::vector<Finding> findings;   // schema findings, then the entry checks', in order
+  std::uint64_t leaves = 0;        // tensor and ndarray leaves
+  bool has_input_args = false;
+};
+
+// What next() yields: a top-level event (member, data_begin, data_end) or a checked entry.
+struct WorkerItem {
+  bool is_entry = false;
+  pyjson::DumpEvent event;  // when !is_entry
+  CheckedEntry entry;       // when is_entry
+};
+
+class EntryWorkers {
+ public:
+  static constexpr std::size_t k_chunk_bytes = 64 * 1024;  // entry text per chunk (at least one entry)
+  static constexpr std::size_t k_chunk_entries = 512;
+  static constexpr std::size_t k_chunks_in_flight = 8;     // read but not yet handed out (plus 2 per extra worker)
+
+  // `file` goes into each finding; `threads` >= 2 counts the reader and the caller (more add
+  // workers); `warn_only` as FindingSink's.
+  EntryWorkers(const ByteSource& source, std::string file, int threads, std::vector<FindingKind> warn_only);
+  ~EntryWorkers();  // stops and joins the threads
+  EntryWorkers(const EntryWorkers&) = delete;
+  EntryWorkers& operator=(const EntryWorkers&) = delete;
+
+  // How entries are checked: call once, when next() has yielded data_begin, before calling it
+  // again (entries wait until then).
+  void start_checking(const EntryContext& ctx, Framework framework, Profile profile);
+
+  // The next item in file order: true with an item, false at the end of the document, an
+  // error when the file must be verified the one-entry-at-a-time way (see above).
+  Result<bool> next(WorkerItem& item);
+
+ private:
+  struct Chunk;
+  struct Checker;
+  void read();
+  void work();
+  // Under m_mutex: the oldest chunk no thread has claimed (entries can be checked), or null.
+  Chunk* claim_locked();
+  // Checks the chunk's entries (outside the lock) and marks it done.
+  void process(Chunk& chunk, std::unique_ptr<Checker>& checker);
+  bool push(std::unique_ptr<Chunk> chunk, std::unique_ptr<Checker>& checker);
+
+  const ByteSource& m_source;
+  std::string m_file;
+  std::vector<FindingKind> m_warn_only;
+  std::size_t m_capacity;
+
+  std::mutex m_mutex;
+  std::condition_variable m_changed;
+  std::deque<std::unique_ptr<Chunk>> m_chunks;  // in file order; front = next to hand out
+  bool m_read_done = false;
+  std::optional<Error> m_read_error;
+  bool m_stop = false;
+  // Set by start_checking (then read only).
+  bool m_checking = false;
+  EntryContext m_ctx;
+  Framework m_framework = Framework::pytorch;
+  Profile m_profile = Profile::current;
+
+  // The caller's side.
+  std::unique_ptr<Chunk> m_current;
+  std::size_t m_next_event = 0, m_next_entry = 0;
+  std::unique_ptr<Checker> m_checker;
+
+  std::vector<std::thread> m_workers;
+  std::thread m_reader;
+};
+
+}  // namespace msdump::verify
