@@ -14,4 +14,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/dump/stack_model_test.cpp
   tests/dump/construct_model_test.cpp
   tests/dump/section_text_test.cpp
+  tests/dump/leaf_walk_test.cpp
   tests/dump/dump_writer_test.cpp)

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include "schema/compiled_schema.h"
 
@@ -232,13 +234,25 @@ class Walker {
     return nullptr;
   }
 
-  // String equality without a memcmp call (keys and enum strings are short).
-  static bool same(const std::string& a, const std::string& b) {
+  // String equality without a memcmp call (keys and enum strings are short): up to 16 bytes
+  // as two overlapping words (the same compare whatever the size in each range).
+  [[gnu::always_inline]] static bool same(const std::string& a, const std::string& b) {
     const std::size_t n = a.size();
     if (b.size() != n) return false;
-    std::size_t i = 0;
-    while (i < n && a[i] == b[i]) ++i;
-    return i == n;
+    const char *x = a.data(), *y = b.data();
+    if (n >= 8) {
+      if (n > 16) return std::memcmp(x, y, n) == 0;
+      return word<std::uint64_t>(x) == word<std::uint64_t>(y) && word<std::uint64_t>(x + n - 8) == word<std::uint64_t>(y + n - 8);
+    }
+    if (n >= 4) return word<std::uint32_t>(x) == word<std::uint32_t>(y) && word<std::uint32_t>(x + n - 4) == word<std::uint32_t>(y + n - 4);
+    // 0 to 3 bytes: the first, middle and last cover them all.
+    return n == 0 || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
+  }
+  template <class W>
+  [[gnu::always_inline]] static W word(const char* p) {
+    W w;
+    std::memcpy(&w, p, sizeof w);
+    return w;
   }
 
   // Index of `key` in n.names, or -1.

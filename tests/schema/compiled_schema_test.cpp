@@ -120,4 +120,43 @@ TEST_SUITE("msdump::schema") {
                             "$ref": "#/definitions/v"})";
     CHECK(violations(schema, "[1, [2, [3, [\"x\"]]]]") == Lines{"/1/1/1/0 | /definitions/v/type | expected integer or array, got string"});
   }
+
+  TEST_CASE("compiled schema: string enums, consts and property names match byte for byte at every length") {
+    // Strings of 0 to 24 bytes (every word-compare size class), each also with one byte changed
+    // at each position: only the listed strings match. Enums of up to 16 strings are searched
+    // linearly, larger ones by slots; consts and property names use the same compare.
+    std::vector<std::string> words;
+    for (std::size_t n = 0; n <= 24; ++n) {
+      std::string w;
+      for (std::size_t i = 0; i < n; ++i) w += static_cast<char>('a' + (i * 7 + n) % 26);
+      words.push_back(w);
+    }
+    std::string big_enum = R"({"enum": [)", properties = R"({"type": "object", "additionalProperties": false, "properties": {)";
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      big_enum += (i ? ", \"" : "\"") + words[i] + "\"";
+      properties += (i ? ", \"" : "\"") + words[i] + "\": {}";
+    }
+    big_enum += "]}";
+    properties += "}}";
+    auto in_enum = SchemaValidator::from_text("t", big_enum);
+    auto in_properties = SchemaValidator::from_text("t", properties);
+    REQUIRE(in_enum);
+    REQUIRE(in_properties);
+    for (const std::string& w : words) {
+      CAPTURE(w);
+      auto one = SchemaValidator::from_text("t", R"({"const": ")" + w + R"("})");
+      REQUIRE(one);
+      CHECK(one->is_valid(parse("\"" + w + "\"")));
+      CHECK(in_enum->is_valid(parse("\"" + w + "\"")));
+      CHECK(in_properties->is_valid(parse("{\"" + w + "\": 1}")));
+      for (std::size_t i = 0; i < w.size(); ++i) {
+        std::string changed = w;
+        changed[i] = 'Z';
+        CHECK_FALSE(one->is_valid(parse("\"" + changed + "\"")));
+        CHECK_FALSE(in_enum->is_valid(parse("\"" + changed + "\"")));
+        CHECK_FALSE(in_properties->is_valid(parse("{\"" + changed + "\": 1}")));
+      }
+      CHECK_FALSE(one->is_valid(parse("\"" + w + "x\"")));
+    }
+  }
 }
