@@ -114,9 +114,12 @@ std::string plural(std::size_t n, std::string_view word) {
   return s.append(word).append("s");
 }
 
+// Fast (is_valid): stops at the first broken rule and reports nothing; the compiler drops the
+// messages and the instance path from that instance. Otherwise every violation is reported.
+template <bool Fast>
 class Walker {
  public:
-  // `out` == nullptr: fast mode.
+  // `out` == nullptr in fast mode.
   Walker(std::vector<Violation>* out, std::string_view prefix) : m_out(out), m_prefix(prefix) {}
 
   bool check(const SchemaNode& n, const pyjson::Value& v) {
@@ -127,7 +130,7 @@ class Walker {
       while (node->ref != nullptr) node = node->ref;
     }
     if (node->always_false) {
-      report(*node, "", "no value is allowed here");
+      if constexpr (!Fast) report(*node, "", "no value is allowed here");
       return false;
     }
     bool ok = true;
@@ -135,11 +138,11 @@ class Walker {
 #define MSDUMP_SCHEMA_STEP(expr) \
   do {                           \
     ok = (expr) && ok;           \
-    if (!ok && !m_out) return false; \
+    if (!ok && Fast) return false; \
   } while (0)
     if (node->types != 0 && (node->types & kind_bits(v)) == 0) {
       // A value of the wrong type makes the type-specific keywords meaningless: stop here.
-      report(*node, "type", "expected " + type_names(node->types) + ", got " + std::string(kind_word(v)));
+      if constexpr (!Fast) report(*node, "type", "expected " + type_names(node->types) + ", got " + std::string(kind_word(v)));
       return false;
     }
     if (node->has_enum) MSDUMP_SCHEMA_STEP(check_enum(*node, v));
@@ -174,7 +177,7 @@ class Walker {
     std::size_t index;
   };
 
-  bool fast() const { return m_out == nullptr; }
+  static constexpr bool fast() { return Fast; }
 
   static bool trivially_valid(const SchemaNode& n, const pyjson::Value& v) {
     return ((n.trivial_kinds >> static_cast<unsigned>(v.kind())) & 1u) != 0;
@@ -221,8 +224,11 @@ class Walker {
       return matches(*n.simple->schema, *p);
     }
     if (trivially_valid(n, v)) return true;
-    if (fast()) return check(n, v);  // (a fast walker reports nothing: it can run it itself)
-    return Walker(nullptr, {}).check(n, v);
+    if constexpr (Fast) {
+      return check(n, v);  // (a fast walker reports nothing: it can run it itself)
+    } else {
+      return Walker<true>(nullptr, {}).check(n, v);
+    }
   }
 
   // Like Value::find (the last of duplicate keys wins), comparing sizes before bytes.
@@ -292,14 +298,14 @@ class Walker {
     }
     if (fast()) return false;
     if (n.is_const) {
-      report(n, "const", "expected " + describe_value(n.enum_all[0]) + ", got " + describe_value(v));
+      if constexpr (!Fast) report(n, "const", "expected " + describe_value(n.enum_all[0]) + ", got " + describe_value(v));
       return false;
     }
     std::string allowed;
     const std::size_t shown = std::min<std::size_t>(n.enum_all.size(), 8);
     for (std::size_t i = 0; i < shown; ++i) allowed += (i ? ", " : "") + describe_value(n.enum_all[i]);
     if (shown < n.enum_all.size()) allowed += ", ... (" + std::to_string(n.enum_all.size()) + " values)";
-    report(n, "enum", describe_value(v) + " is not one of the allowed values: " + allowed);
+    if constexpr (!Fast) report(n, "enum", describe_value(v) + " is not one of the allowed values: " + allowed);
     return false;
   }
 
@@ -309,7 +315,7 @@ class Walker {
     auto bound = [&](bool has, bool broken, std::string_view keyword, std::string_view words, double limit) {
       if (!has || !broken) return;
       ok = false;
-      report(n, keyword, describe_value(v) + " is " + std::string(words) + " " + describe_value(
+      if constexpr (!Fast) report(n, keyword, describe_value(v) + " is " + std::string(words) + " " + describe_value(
           std::floor(limit) == limit && std::fabs(limit) < 9e15 ? pyjson::Value::integer(static_cast<std::int64_t>(limit))
                                                                 : pyjson::Value::floating(limit)));
     };
@@ -328,17 +334,17 @@ class Walker {
       for (const char c : s) length += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
       if (length < n.min_length) {
         ok = false;
-        report(n, "minLength", "expected at least " + plural(n.min_length, "character") + ", got " + std::to_string(length));
+        if constexpr (!Fast) report(n, "minLength", "expected at least " + plural(n.min_length, "character") + ", got " + std::to_string(length));
       }
       if (length > n.max_length) {
         ok = false;
-        report(n, "maxLength", "expected at most " + plural(n.max_length, "character") + ", got " + std::to_string(length));
+        if constexpr (!Fast) report(n, "maxLength", "expected at most " + plural(n.max_length, "character") + ", got " + std::to_string(length));
       }
     }
     if (n.pattern && !n.pattern->search(s)) {
       ok = false;
       if (!fast()) {
-        report(n, "pattern", describe_value(pyjson::Value::string(s)) + " does not match the pattern " + n.pattern->pattern());
+        if constexpr (!Fast) report(n, "pattern", describe_value(pyjson::Value::string(s)) + " does not match the pattern " + n.pattern->pattern());
       }
     }
     return ok;
@@ -348,11 +354,11 @@ class Walker {
     bool ok = true;
     if (a.size() < n.min_items) {
       ok = false;
-      report(n, "minItems", "expected at least " + plural(n.min_items, "item") + ", got " + std::to_string(a.size()));
+      if constexpr (!Fast) report(n, "minItems", "expected at least " + plural(n.min_items, "item") + ", got " + std::to_string(a.size()));
     }
     if (a.size() > n.max_items) {
       ok = false;
-      report(n, "maxItems", "expected at most " + plural(n.max_items, "item") + ", got " + std::to_string(a.size()));
+      if constexpr (!Fast) report(n, "maxItems", "expected at most " + plural(n.max_items, "item") + ", got " + std::to_string(a.size()));
     }
     if (!ok && fast()) return false;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -379,11 +385,11 @@ class Walker {
     bool ok = true;
     if (members.size() < n.min_properties) {
       ok = false;
-      report(n, "minProperties", "expected at least " + plural(n.min_properties, "property") + ", got " + std::to_string(members.size()));
+      if constexpr (!Fast) report(n, "minProperties", "expected at least " + plural(n.min_properties, "property") + ", got " + std::to_string(members.size()));
     }
     if (members.size() > n.max_properties) {
       ok = false;
-      report(n, "maxProperties", "expected at most " + plural(n.max_properties, "property") + ", got " + std::to_string(members.size()));
+      if constexpr (!Fast) report(n, "maxProperties", "expected at most " + plural(n.max_properties, "property") + ", got " + std::to_string(members.size()));
     }
     if (!ok && fast()) return false;
     // Map every member to its index in n.names once (small objects and schemas; others look
@@ -411,7 +417,7 @@ class Walker {
       if (!has(n.required_index[r], n.required[r])) {
         ok = false;
         if (fast()) return false;
-        report(n, "required", "missing required property \"" + n.required[r] + "\"");
+        if constexpr (!Fast) report(n, "required", "missing required property \"" + n.required[r] + "\"");
       }
     }
     for (std::size_t d = 0; check_required && d < n.dependencies.size(); ++d) {
@@ -421,7 +427,7 @@ class Walker {
         if (!has(n.dependency_index[d].second[j], needs[j])) {
           ok = false;
           if (fast()) return false;
-          report(n, "dependencies", "property \"" + name + "\" requires property \"" + needs[j] + "\"");
+          if constexpr (!Fast) report(n, "dependencies", "property \"" + name + "\" requires property \"" + needs[j] + "\"");
         }
       }
     }
@@ -467,7 +473,7 @@ class Walker {
     const bool name_ok = batched && n.name_pattern_only && ((hits >> n.pattern_properties.size()) & 1u) != 0;
     if (n.property_names != nullptr && !name_ok) {
       std::vector<Violation> name_violations;
-      Walker names(fast() ? nullptr : &name_violations, {});
+      Walker<Fast> names(Fast ? nullptr : &name_violations, {});
       if (!names.check(*n.property_names, pyjson::Value::string(m.key))) {
         ok = false;
         if (fast()) return false;
@@ -497,7 +503,7 @@ class Walker {
     }
     if (!matched) {
       if (n.additional_forbidden) {
-        report(n, "additionalProperties", "property \"" + m.key + "\" is not allowed");
+        if constexpr (!Fast) report(n, "additionalProperties", "property \"" + m.key + "\" is not allowed");
         return false;
       }
       if (n.additional_properties != nullptr && !check(*n.additional_properties, m.value)) ok = false;
@@ -546,7 +552,7 @@ class Walker {
       const bool any = std::any_of(n.any_of.begin(), n.any_of.end(), [&](const SchemaNode* s) { return matches(*s, v); });
       if (!any) {
         ok = false;
-        report(n, "anyOf", describe_value(v) + " matches none of the " + std::to_string(n.any_of.size()) + " anyOf alternatives");
+        if constexpr (!Fast) report(n, "anyOf", describe_value(v) + " matches none of the " + std::to_string(n.any_of.size()) + " anyOf alternatives");
         if (fast()) return false;
       }
     }
@@ -554,14 +560,14 @@ class Walker {
       const auto count = std::count_if(n.one_of.begin(), n.one_of.end(), [&](const SchemaNode* s) { return matches(*s, v); });
       if (count != 1) {
         ok = false;
-        report(n, "oneOf", describe_value(v) + " matches " + std::to_string(count) + " of the " +
+        if constexpr (!Fast) report(n, "oneOf", describe_value(v) + " matches " + std::to_string(count) + " of the " +
                                std::to_string(n.one_of.size()) + " oneOf alternatives, expected exactly 1");
         if (fast()) return false;
       }
     }
     if (n.not_schema != nullptr && matches(*n.not_schema, v)) {
       ok = false;
-      report(n, "not", describe_value(v) + " must not match the schema at " + n.not_schema->pointer);
+      if constexpr (!Fast) report(n, "not", describe_value(v) + " must not match the schema at " + n.not_schema->pointer);
       if (fast()) return false;
     }
     if (n.if_schema != nullptr) {
@@ -721,7 +727,7 @@ void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
       probe.add(d->property, pyjson::Value::string(s));
       std::uint64_t mask = 0;
       for (std::size_t i = 0; i < conditions.size(); ++i) {
-        if (Walker(nullptr, {}).condition(*conditions[i], probe)) mask |= std::uint64_t{1} << i;
+        if (Walker<true>(nullptr, {}).condition(*conditions[i], probe)) mask |= std::uint64_t{1} << i;
       }
       return mask;
     };
@@ -760,9 +766,9 @@ void prepare_fast_paths(const std::vector<std::unique_ptr<SchemaNode>>& nodes) {
 }
 
 bool CompiledSchema::validate(const pyjson::Value& value, std::string_view prefix, std::vector<Violation>& out) const {
-  return Walker(&out, prefix).check(*m_root, value);
+  return Walker<false>(&out, prefix).check(*m_root, value);
 }
 
-bool CompiledSchema::is_valid(const pyjson::Value& value) const { return Walker(nullptr, {}).check(*m_root, value); }
+bool CompiledSchema::is_valid(const pyjson::Value& value) const { return Walker<true>(nullptr, {}).check(*m_root, value); }
 
 }  // namespace msdump::schema
