@@ -81,7 +81,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   sub->add_option("--max-findings", cmd->options.max_findings, "Keep at most N findings per dump (0: all)");
   sub->add_option("--report", cmd->format, "Report format: text, json, junit")->check(CLI::IsMember({"text", "json", "junit"}));
   sub->add_option("-o,--output", cmd->output, "Write the report to this file (atomically) instead of stdout");
-  sub->add_option("--threads", cmd->options.threads, "Threads for the statistics of one large tensor")->check(CLI::Range(1, 256));
+  sub->add_option("--threads", cmd->options.threads, "Threads for the entries of one dump.json (at least 2 run: a reader and a checker) and for the statistics of one large tensor")->check(CLI::Range(1, 256));
   sub->callback([cmd, &exit_code] { exit_code = run_verify(*cmd); });
 }
 

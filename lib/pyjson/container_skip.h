@@ -170,6 +170,18 @@ inline SkippedContainer skip_json_container(const char* p, const char* end) {
     const std::uint64_t strings = detail::prefix_xor(m.quote & ~escaped) ^ in_string;
     in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(strings) >> 63);
     const std::uint64_t open = m.open & ~strings & ~escaped, close = m.close & ~strings & ~escaped;
+    const auto closes = static_cast<std::size_t>(__builtin_popcountll(close));
+    if (depth > closes && left >= 64) {
+      // Fewer closing brackets than open containers: the container cannot end in this block,
+      // whatever the order (the usual block, inside an entry): counts instead of a walk.
+      depth = depth + static_cast<std::size_t>(__builtin_popcountll(open)) - closes;
+      if (lm.newline != 0) {
+        out.newlines += static_cast<std::size_t>(__builtin_popcountll(lm.newline));
+        out.last_newline = p + (63 - __builtin_clzll(lm.newline));
+      }
+      p += 64;
+      continue;
+    }
     for (std::uint64_t s = open | close; s != 0; s &= s - 1) {
       const int bit = __builtin_ctzll(s);
       if ((open >> bit) & 1) {
