@@ -1,16 +1,19 @@
 // libFuzzer target: a dump.json in memory, streamed entry by entry as verify and convert read
-// it (pyjson::DumpJsonStream), and parsed whole (pyjson::parse_json, as for stack.json and
+// it (pyjson::DumpJsonStream), also with raw entries checked against the parsed ones (the
+// verifier's parallel pass), and parsed whole (pyjson::parse_json, as for stack.json and
 // construct.json).
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/byte_source.h"
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
+#include "pyjson/json_cursor.h"
 #include "verify/entry_checks.h"
 #include "verify/finding_sink.h"
 #include "verify/schema_check.h"
@@ -62,6 +65,56 @@ void check_dump_event(const msdump::pyjson::DumpEvent& event) {
   msdump::verify::check_entry(event.key, entry, ctx, pointer, sink);
 }
 
+// One event as the raw-mode check compares it; a raw entry is parsed as the verifier's workers
+// parse it. False when that text does not parse to its last byte.
+struct Seen {
+  msdump::pyjson::DumpEvent::Type type;
+  std::string key;
+  std::uint64_t offset, line, column;
+  msdump::pyjson::Value value;
+  bool duplicate_keys;
+};
+
+bool seen(const msdump::pyjson::DumpEvent& e, Seen& out) {
+  out = Seen{e.type, e.key, e.offset, e.position.line, e.position.column, {}, e.duplicate_keys};
+  if (!e.is_raw) {
+    out.value = e.value;
+    return true;
+  }
+  msdump::pyjson::JsonCursor cursor(msdump::pyjson::ReadOptions{.note_duplicate_keys = true});
+  cursor.reset(e.raw, e.raw_offset, e.raw_position);
+  if (!cursor.parse_value(out.value, 2) || cursor.peek() >= 0) return false;
+  out.duplicate_keys = cursor.saw_duplicate_keys();
+  return true;
+}
+
+// The property the verifier's parallel pass relies on (entry_workers.h): read with raw_entries,
+// a document gives the same events as read normally, or (if it is broken) the raw stream fails
+// or one of its entries does not parse; events agree up to there.
+void check_raw_mode(const msdump::ByteSource& src) {
+  using msdump::pyjson::DumpJsonStream;
+  using msdump::pyjson::DumpStreamOptions;
+  DumpStreamOptions normal_options, raw_options;
+  normal_options.read.note_duplicate_keys = raw_options.read.note_duplicate_keys = true;
+  raw_options.raw_entries = true;
+  DumpJsonStream normal(src, normal_options), raw(src, raw_options);
+  msdump::pyjson::DumpEvent a, b;
+  Seen x, y;
+  for (;;) {
+    auto more_a = normal.next(a);
+    auto more_b = raw.next(b);
+    if (!more_b) return;  // the raw stream failed: the verifier falls back (any normal outcome is fine)
+    if (!seen(b, y)) return;  // an entry that does not parse: the same
+    if (!more_a) __builtin_trap();  // the normal stream failed where the raw one vouched for the text
+    if (*more_a != *more_b) __builtin_trap();
+    if (!*more_a) return;
+    seen(a, x);
+    if (x.type != y.type || x.key != y.key || x.offset != y.offset || x.line != y.line || x.column != y.column ||
+        x.duplicate_keys != y.duplicate_keys || !x.value.identical(y.value))
+      __builtin_trap();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -75,6 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check_dump_event(event);
   }
 
+  check_raw_mode(src);
   if (auto whole = msdump::pyjson::parse_json(bytes)) walk_value(*whole);
   return 0;
 }
