@@ -18,34 +18,43 @@ namespace msdump::pyjson {
 
 namespace detail {
 
+// The 64 bytes at p, loaded once; mask(c): bit i set when byte i is c.
+class Block {
+ public:
+#if defined(__AVX2__)
+  explicit Block(const char* p)
+      : m_lo(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
+        m_hi(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32))) {}
+  std::uint64_t mask(char c) const {
+    const __m256i x = _mm256_set1_epi8(c);
+    const auto lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(m_lo, x)));
+    const auto hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(m_hi, x)));
+    return lo | (std::uint64_t{hi} << 32);
+  }
+
+ private:
+  __m256i m_lo, m_hi;
+#else
+  explicit Block(const char* p) : m_p(p) {}
+  std::uint64_t mask(char c) const {
+    std::uint64_t m = 0;
+    for (int i = 0; i < 64; ++i) m |= std::uint64_t{m_p[i] == c} << i;
+    return m;
+  }
+
+ private:
+  const char* m_p;
+#endif
+};
+
 // Bit i of each mask: byte i of the 64 at p is a '"', an opening or a closing bracket.
 struct BracketMasks {
   std::uint64_t quote, open, close;
 };
 
 inline BracketMasks bracket_masks(const char* p) {
-#if defined(__AVX2__)
-  auto masks = [](const char* q) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
-    const auto m = [&](char c) {
-      return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(c))));
-    };
-    return BracketMasks{m('"'), m('{') | m('['), m('}') | m(']')};
-  };
-  const BracketMasks lo = masks(p), hi = masks(p + 32);
-  return {lo.quote | (std::uint64_t{hi.quote} << 32), lo.open | (std::uint64_t{hi.open} << 32),
-          lo.close | (std::uint64_t{hi.close} << 32)};
-#else
-  BracketMasks m{0, 0, 0};
-  for (int i = 0; i < 64; ++i) {
-    const std::uint64_t bit = std::uint64_t{1} << i;
-    const char c = p[i];
-    if (c == '"') m.quote |= bit;
-    else if (c == '{' || c == '[') m.open |= bit;
-    else if (c == '}' || c == ']') m.close |= bit;
-  }
-  return m;
-#endif
+  const Block b(p);
+  return {b.mask('"'), b.mask('{') | b.mask('['), b.mask('}') | b.mask(']')};
 }
 
 // Bit i of each mask: byte i of the 64 at p is a backslash, a newline.
@@ -54,25 +63,8 @@ struct LineMasks {
 };
 
 inline LineMasks line_masks(const char* p) {
-#if defined(__AVX2__)
-  auto masks = [](const char* q) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q));
-    const auto m = [&](char c) {
-      return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(c))));
-    };
-    return LineMasks{m('\\'), m('\n')};
-  };
-  const LineMasks lo = masks(p), hi = masks(p + 32);
-  return {lo.backslash | (std::uint64_t{hi.backslash} << 32), lo.newline | (std::uint64_t{hi.newline} << 32)};
-#else
-  LineMasks m{0, 0};
-  for (int i = 0; i < 64; ++i) {
-    const std::uint64_t bit = std::uint64_t{1} << i;
-    if (p[i] == '\\') m.backslash |= bit;
-    else if (p[i] == '\n') m.newline |= bit;
-  }
-  return m;
-#endif
+  const Block b(p);
+  return {b.mask('\\'), b.mask('\n')};
 }
 
 // The bytes a backslash escapes: bit i set when byte i follows an odd run of backslashes.

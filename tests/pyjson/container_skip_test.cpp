@@ -30,26 +30,43 @@ const char* reference_skip(const char* p, const char* end) {
   return nullptr;
 }
 
-// A random container in the plain form: nested objects and arrays, strings with brackets in
-// them, numbers and literals, with or without spaces.
-void random_value(std::mt19937_64& rng, std::string& out, int depth) {
+// Random container text: nested objects and arrays, strings with brackets in them, numbers and
+// literals. Plain (what skip_container takes): strings without escapes, with or without a space
+// after ','. With `escapes`: strings also hold \", even runs of backslashes, \n and \u escapes,
+// and `lines` lays the text out as json.dump(indent=1) does.
+struct Shape {
+  bool escapes = false;
+  bool lines = false;
+};
+
+void random_value(std::mt19937_64& rng, std::string& out, int depth, Shape shape = {}) {
   const auto kind = rng() % (depth > 6 ? 3 : 5);
   if (kind == 0) {
     out += '"';
-    for (auto n = rng() % 70; n > 0; --n) out += "ab{}[],: x"[rng() % 10];
+    for (auto n = rng() % 70; n > 0; --n) {
+      const auto r = shape.escapes ? rng() % 12 : 4;
+      if (r == 0) out += "\\\"";
+      else if (r == 1) out.append(2 * (1 + rng() % 4), '\\');  // an even run: backslashes only
+      else if (r == 2) out += "\\n";
+      else if (r == 3) out += "\\u005b";
+      else out += "ab{}[],: x"[rng() % 10];
+    }
     out += '"';
   } else if (kind == 1) {
     out += std::to_string(static_cast<long long>(rng() % 100000) - 50000);
   } else if (kind == 2) {
-    out += rng() % 2 ? "true" : "NaN";
+    out += rng() % 2 ? "true" : shape.escapes ? "-Infinity" : "NaN";
   } else {
     const bool object = kind == 3;
     out += object ? '{' : '[';
-    for (auto n = rng() % 6, i = decltype(n){0}; i < n; ++i) {
-      if (i > 0) out += rng() % 2 ? ", " : ",";
-      if (object) out += "\"k]" + std::to_string(i) + "\": ";
-      random_value(rng, out, depth + 1);
+    const auto n = rng() % 6;
+    for (decltype(rng()) i = 0; i < n; ++i) {
+      if (i > 0) out += shape.escapes || rng() % 2 ? "," : ", ";
+      if (shape.lines) out += '\n' + std::string(static_cast<std::size_t>(depth + 1), ' ');
+      if (object) out += (shape.escapes ? "\"k\\\"]" : "\"k]") + std::to_string(i) + "\": ";
+      random_value(rng, out, depth + 1, shape);
     }
+    if (shape.lines && n > 0) out += '\n' + std::string(static_cast<std::size_t>(depth), ' ');
     out += object ? '}' : ']';
   }
 }
@@ -85,40 +102,6 @@ SkippedContainer reference_json_skip(const char* p, const char* end) {
     }
   }
   return SkippedContainer{};
-}
-
-// A random container as json.dump(indent=1) writes it (newlines and indentation) or on one
-// line, whose strings hold escapes: \", \\ runs of any length, \n, \u escapes.
-void random_escaped_value(std::mt19937_64& rng, std::string& out, int depth, bool lines) {
-  const auto kind = rng() % (depth > 6 ? 3 : 5);
-  if (kind == 0) {
-    out += '"';
-    for (auto n = rng() % 70; n > 0; --n) {
-      const auto r = rng() % 12;
-      if (r == 0) out += "\\\"";
-      else if (r == 1) out.append(2 * (1 + rng() % 4), '\\');  // an even run: backslashes only
-      else if (r == 2) out += "\\n";
-      else if (r == 3) out += "\\u005b";
-      else out += "ab{}[],: x"[rng() % 10];
-    }
-    out += '"';
-  } else if (kind == 1) {
-    out += std::to_string(static_cast<long long>(rng() % 100000) - 50000);
-  } else if (kind == 2) {
-    out += rng() % 2 ? "true" : "-Infinity";
-  } else {
-    const bool object = kind == 3;
-    out += object ? '{' : '[';
-    const auto n = rng() % 6;
-    for (decltype(rng()) i = 0; i < n; ++i) {
-      if (i > 0) out += ',';
-      if (lines) out += '\n' + std::string(static_cast<std::size_t>(depth + 1), ' ');
-      if (object) out += "\"k\\\"]" + std::to_string(i) + "\": ";
-      random_escaped_value(rng, out, depth + 1, lines);
-    }
-    if (lines && n > 0) out += '\n' + std::string(static_cast<std::size_t>(depth), ' ');
-    out += object ? '}' : ']';
-  }
 }
 
 }  // namespace
@@ -193,7 +176,7 @@ TEST_SUITE("msdump::pyjson") {
       std::string text;
       do {
         text.clear();
-        random_escaped_value(rng, text, 0, rng() % 2 == 0);
+        random_value(rng, text, 0, Shape{true, rng() % 2 == 0});
       } while (text[0] != '{' && text[0] != '[');
       if (rng() % 2) text += ",\n \"tail\": [1]\n}";
       if (rng() % 4 == 0) text.resize(1 + rng() % text.size());
