@@ -59,15 +59,15 @@ std::string dump_value(const Value& v) {
   auto text = to_python_json(v);
   REQUIRE(text);
   std::string offsets;
-  std::vector<const Value*> todo{&v};
-  while (!todo.empty()) {
-    const Value* x = todo.back();
-    todo.pop_back();
+  std::vector<const Value*> pending{&v};
+  while (!pending.empty()) {
+    const Value* x = pending.back();
+    pending.pop_back();
     offsets += " " + std::to_string(x->offset());
     if (x->is_array())
-      for (const auto& i : x->as_array()) todo.push_back(&i);
+      for (const auto& i : x->as_array()) pending.push_back(&i);
     else if (x->is_object())
-      for (const auto& m : x->as_object()) todo.push_back(&m.value);
+      for (const auto& m : x->as_object()) pending.push_back(&m.value);
   }
   return *text + offsets;
 }
