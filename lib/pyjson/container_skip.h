@@ -95,39 +95,16 @@ inline std::uint64_t prefix_xor(std::uint64_t x) {
   return x;
 }
 
-}  // namespace detail
-
-// p points at '{' or '['. Returns the byte after its closing bracket, or nullptr.
-inline const char* skip_container(const char* p, const char* end) {
-  std::uint64_t in_string = 0;  // all ones while a string is open across a block boundary
-  std::size_t depth = 0;
-  char tail[64];
-  while (p < end) {
-    const std::size_t left = static_cast<std::size_t>(end - p);
-    const char* block = p;
-    if (left < 64) {  // the last bytes, zero-padded (a NUL is nothing structural)
-      std::memset(tail, 0, sizeof tail);
-      std::memcpy(tail, p, left);
-      block = tail;
-    }
-    const detail::BracketMasks m = detail::bracket_masks(block);
-    const std::uint64_t strings = detail::prefix_xor(m.quote) ^ in_string;  // opening quote .. before closing
-    in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(strings) >> 63);
-    const std::uint64_t open = m.open & ~strings, close = m.close & ~strings;
-    for (std::uint64_t s = open | close; s != 0; s &= s - 1) {
-      const int bit = __builtin_ctzll(s);
-      if ((open >> bit) & 1) {
-        ++depth;
-      } else {
-        if (depth == 0) return nullptr;  // p was not at an opening bracket
-        if (--depth == 0) return p + bit + 1;
-      }
-    }
-    if (left < 64) return nullptr;
-    p += 64;
-  }
-  return nullptr;
+// The 64 bytes to look at from p: p itself, or the last `left` (< 64) bytes copied into `tail`
+// and zero-padded (a NUL is nothing structural).
+inline const char* block_at(const char* p, std::size_t left, char (&tail)[64]) {
+  if (left >= 64) return p;
+  std::memset(tail, 0, sizeof tail);
+  std::memcpy(tail, p, left);
+  return tail;
 }
+
+}  // namespace detail
 
 // What skip_json_container found.
 struct SkippedContainer {
@@ -136,30 +113,34 @@ struct SkippedContainer {
   const char* last_newline = nullptr;     // the last of them (nullptr: none)
 };
 
-// Like skip_container, for any valid JSON text: a '"' after an odd run of backslashes belongs
-// to the string it is in. Also counts the newlines it passes, so a parser that skips a value
-// this way keeps its line numbers. On text that is not valid JSON the answer is some position
-// or nullptr (never a read outside [p, end)): a caller that needs the value checks it by
-// parsing [p, end). Used by the verifier's raw-entry stream (dump_json_stream.h).
-inline SkippedContainer skip_json_container(const char* p, const char* end) {
+namespace detail {
+
+// The bracket walk of both skips. Json: a '"' after an odd run of backslashes stays in its
+// string, and newlines are counted; otherwise strings are taken to hold no escapes.
+template <bool Json>
+SkippedContainer skip(const char* p, const char* end) {
   SkippedContainer out;
-  std::uint64_t in_string = 0;
+  // Newlines of the block at `block` whose bits are set in `newlines`.
+  auto count = [&out](const char* block, std::uint64_t newlines) {
+    if (!Json || newlines == 0) return;
+    out.newlines += static_cast<std::size_t>(__builtin_popcountll(newlines));
+    out.last_newline = block + (63 - __builtin_clzll(newlines));
+  };
+  std::uint64_t in_string = 0;  // all ones while a string is open across a block boundary
   bool escape_carry = false;
   std::size_t depth = 0;
   char tail[64];
   while (p < end) {
     const std::size_t left = static_cast<std::size_t>(end - p);
-    const char* block = p;
-    if (left < 64) {
-      std::memset(tail, 0, sizeof tail);
-      std::memcpy(tail, p, left);
-      block = tail;
+    const char* block = block_at(p, left, tail);
+    const BracketMasks m = bracket_masks(block);
+    LineMasks lm{0, 0};
+    std::uint64_t escaped = 0;  // (An escaped byte is never structural: in valid JSON only strings hold escapes.)
+    if constexpr (Json) {
+      lm = line_masks(block);
+      escaped = escaped_bytes(lm.backslash, escape_carry);
     }
-    const detail::BracketMasks m = detail::bracket_masks(block);
-    const detail::LineMasks lm = detail::line_masks(block);
-    // (An escaped byte is never structural: in valid JSON only strings hold escapes.)
-    const std::uint64_t escaped = detail::escaped_bytes(lm.backslash, escape_carry);
-    const std::uint64_t strings = detail::prefix_xor(m.quote & ~escaped) ^ in_string;
+    const std::uint64_t strings = prefix_xor(m.quote & ~escaped) ^ in_string;  // opening quote .. before closing
     in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(strings) >> 63);
     const std::uint64_t open = m.open & ~strings & ~escaped, close = m.close & ~strings & ~escaped;
     const auto closes = static_cast<std::size_t>(__builtin_popcountll(close));
@@ -167,10 +148,7 @@ inline SkippedContainer skip_json_container(const char* p, const char* end) {
       // Fewer closing brackets than open containers: the container cannot end in this block,
       // whatever the order (the usual block, inside an entry): counts instead of a walk.
       depth = depth + static_cast<std::size_t>(__builtin_popcountll(open)) - closes;
-      if (lm.newline != 0) {
-        out.newlines += static_cast<std::size_t>(__builtin_popcountll(lm.newline));
-        out.last_newline = p + (63 - __builtin_clzll(lm.newline));
-      }
+      count(p, lm.newline);
       p += 64;
       continue;
     }
@@ -182,22 +160,29 @@ inline SkippedContainer skip_json_container(const char* p, const char* end) {
         if (depth == 0) return out;  // p was not at an opening bracket
         if (--depth == 0) {
           const std::uint64_t before = bit == 63 ? ~std::uint64_t{0} : (std::uint64_t{1} << (bit + 1)) - 1;
-          const std::uint64_t nl = lm.newline & before;
-          out.newlines += static_cast<std::size_t>(__builtin_popcountll(nl));
-          if (nl != 0) out.last_newline = p + (63 - __builtin_clzll(nl));
+          count(p, lm.newline & before);
           out.end = p + bit + 1;
           return out;
         }
       }
     }
-    if (lm.newline != 0) {
-      out.newlines += static_cast<std::size_t>(__builtin_popcountll(lm.newline));
-      out.last_newline = p + (63 - __builtin_clzll(lm.newline));
-    }
+    count(p, lm.newline);
     if (left < 64) return SkippedContainer{};
     p += 64;
   }
   return SkippedContainer{};
 }
+
+}  // namespace detail
+
+// p points at '{' or '['. Returns the byte after its closing bracket, or nullptr.
+inline const char* skip_container(const char* p, const char* end) { return detail::skip<false>(p, end).end; }
+
+// Like skip_container, for any valid JSON text: a '"' after an odd run of backslashes belongs
+// to the string it is in. Also counts the newlines it passes, so a parser that skips a value
+// this way keeps its line numbers. On text that is not valid JSON the answer is some position
+// or nullptr (never a read outside [p, end)): a caller that needs the value checks it by
+// parsing [p, end). Used by the verifier's raw-entry stream (dump_json_stream.h).
+inline SkippedContainer skip_json_container(const char* p, const char* end) { return detail::skip<true>(p, end); }
 
 }  // namespace msdump::pyjson

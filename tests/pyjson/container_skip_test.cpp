@@ -2,8 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <initializer_list>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace msdump::pyjson;
@@ -104,6 +106,24 @@ SkippedContainer reference_json_skip(const char* p, const char* end) {
   return SkippedContainer{};
 }
 
+// A random container (random_value), sometimes followed by one of `tails`, then damaged in a
+// quarter of the cases each: cut short, one byte changed to one of `damage` (then only bounds
+// matter, and the scalar walk still defines the answer). Empty when the damage removed the
+// opening bracket.
+std::string damaged_container(std::mt19937_64& rng, Shape shape, std::initializer_list<const char*> tails,
+                              std::string_view damage) {
+  std::string text;
+  do {
+    text.clear();
+    random_value(rng, text, 0, shape);
+  } while (text[0] != '{' && text[0] != '[');
+  if (rng() % 2) text += tails.begin()[rng() % tails.size()];
+  if (rng() % 4 == 0) text.resize(1 + rng() % text.size());
+  if (rng() % 4 == 0) text[rng() % text.size()] = damage[rng() % damage.size()];
+  if (text[0] != '{' && text[0] != '[') return {};
+  return text;
+}
+
 }  // namespace
 
 TEST_SUITE("msdump::pyjson") {
@@ -128,17 +148,8 @@ TEST_SUITE("msdump::pyjson") {
     std::mt19937_64 rng(64);
     int bad = 0;
     for (int round = 0; round < 20000 && bad < 5; ++round) {
-      std::string text;
-      do {
-        text.clear();
-        random_value(rng, text, 0);
-      } while (text[0] != '{' && text[0] != '[');
-      if (rng() % 2) text += rng() % 2 ? ", \"tail\": [1]}" : "]";
-      // damage some: cut short or change a byte (then only bounds matter, and the scalar walk
-      // still defines the answer for text without escapes)
-      if (rng() % 4 == 0) text.resize(1 + rng() % text.size());
-      if (rng() % 4 == 0) text[rng() % text.size()] = "{}[]\" "[rng() % 6];
-      if (text[0] != '{' && text[0] != '[') continue;
+      const std::string text = damaged_container(rng, Shape{}, {", \"tail\": [1]}", "]"}, "{}[]\" ");
+      if (text.empty()) continue;
       const std::vector<char> exact(text.begin(), text.end());  // ASan sees reads past the end
       const char* b = exact.data();
       const char* got = skip_container(b, b + exact.size());
@@ -173,15 +184,9 @@ TEST_SUITE("msdump::pyjson") {
     std::mt19937_64 rng(65);
     int bad = 0;
     for (int round = 0; round < 20000 && bad < 5; ++round) {
-      std::string text;
-      do {
-        text.clear();
-        random_value(rng, text, 0, Shape{true, rng() % 2 == 0});
-      } while (text[0] != '{' && text[0] != '[');
-      if (rng() % 2) text += ",\n \"tail\": [1]\n}";
-      if (rng() % 4 == 0) text.resize(1 + rng() % text.size());
-      if (rng() % 4 == 0) text[rng() % text.size()] = "{}[]\"\\\n "[rng() % 8];
-      if (text[0] != '{' && text[0] != '[') continue;
+      const std::string text =
+          damaged_container(rng, Shape{true, rng() % 2 == 0}, {",\n \"tail\": [1]\n}"}, "{}[]\"\\\n ");
+      if (text.empty()) continue;
       const std::vector<char> exact(text.begin(), text.end());
       const char* b = exact.data();
       const SkippedContainer got = skip_json_container(b, b + exact.size());
