@@ -209,7 +209,9 @@ Result<std::uint64_t> storage_bytes(const StorageRef& s) {
 
 std::string describe_storage_size(const StorageRef& s) {
   if (!s.dtype) return fmt::format("{} bytes ({})", s.numel, s.type_name);
-  return fmt::format("{} {} elements ({} bytes)", s.numel, dtype_name(*s.dtype), s.numel * static_cast<std::int64_t>(itemsize(*s.dtype)));
+  auto bytes = storage_bytes(s);
+  if (!bytes) return fmt::format("{} {} elements (more bytes than fit in 64 bits)", s.numel, dtype_name(*s.dtype));
+  return fmt::format("{} {} elements ({} bytes)", s.numel, dtype_name(*s.dtype), *bytes);
 }
 
 // Checks that the view (offset, size, stride) stays inside `bytes` bytes of storage.

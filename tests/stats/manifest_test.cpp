@@ -53,7 +53,8 @@ TEST_SUITE("msdump::stats") {
     const auto manifest = stats::testing::JsonParser(text).parse();
     int checked = 0;
     for (const auto& [name, entry] : manifest.fields) {
-      CAPTURE(name);
+      const std::string& fixture = name;  // clang 15 cannot capture a structured binding in CAPTURE's lambda
+      CAPTURE(fixture);
       if (!std::filesystem::exists(dir / name)) continue;  // produced by a later generator step
       const DType dtype = *dtype_from_name(entry["dtype"].s);
       auto file = FileSource::open((dir / name).string());

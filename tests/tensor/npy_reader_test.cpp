@@ -49,7 +49,8 @@ TEST_SUITE("msdump::tensor") {
         {"<u2", DType::uint16},  {"<u4", DType::uint32},    {"<u8", DType::uint64},      {"|b1", DType::boolean},
         {"<c8", DType::complex64}, {"<c16", DType::complex128}, {"f4", DType::float32}, {"=i8", DType::int64}};
     for (const auto& [descr, dtype] : cases) {
-      INFO(descr);
+      const char* const shown = descr;  // clang 15 cannot capture a structured binding in INFO's lambda
+      INFO(shown);
       auto d = parse_npy_descr(descr);
       REQUIRE(d);
       CHECK(d->dtype == dtype);

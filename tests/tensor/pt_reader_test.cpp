@@ -90,6 +90,23 @@ TEST_SUITE("msdump::tensor") {
     CHECK(view.storage_bytes == 16);
   }
 
+  TEST_CASE("pt: a legacy storage whose persistent-id size overflows 64 bits is rejected with its sizes") {
+    // legacy_f32.pt says 6 elements with BININT1 6 ('K' 0x06) inside the persistent id; give it 2^62
+    // float32 elements instead (LONG1, 8 bytes), so the byte count no longer fits in 64 bits.
+    std::string bytes = *testing::fixture("good/tensors/legacy_f32.pt").bytes;
+    const std::string cpu_then_numel = std::string("cpu", 3) + "q\x04K\x06N";
+    const auto at = bytes.find(cpu_then_numel);
+    REQUIRE(at != std::string::npos);
+    const std::string huge("\x8a\x08\x00\x00\x00\x00\x00\x00\x00\x40", 10);
+    bytes.replace(at + 5, 2, huge);
+    MemorySource src(as_bytes(bytes), "huge.pt");
+    auto t = read_tensor(src);
+    REQUIRE_FALSE(t);
+    CHECK(t.error().code == ErrorCode::invalid_input);
+    CHECK(t.error().message.find("4611686018427387904 float32 elements (more bytes than fit in 64 bits)") !=
+          std::string::npos);
+  }
+
   TEST_CASE("pt: magic tests") {
     const std::string zip = "PK\x03\x04rest";
     const std::string legacy("\x80\x02\x8a\x0a\x6c\xfc\x9c\x46\xf9\x20\x6a\xa8\x50\x19", 14);

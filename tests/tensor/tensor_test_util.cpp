@@ -19,11 +19,14 @@ struct Json {
   double num = 0;
   std::string str;
   std::vector<Json> items;
-  std::vector<std::pair<std::string, Json>> members;
+  // Object members as two parallel lists: a pair<string, Json> inside Json's own definition is an
+  // incomplete type, which libstdc++ accepts but clang rejects.
+  std::vector<std::string> keys;
+  std::vector<Json> values;
 
   const Json& at(const std::string& key) const {
-    for (const auto& [k, v] : members)
-      if (k == key) return v;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] == key) return values[i];
     throw std::runtime_error("manifest: missing key " + key);
   }
 };
@@ -45,7 +48,8 @@ class JsonParser {
         std::string key = parse().str;
         skip();
         ++m_pos;  // ':'
-        v.members.emplace_back(key, parse());
+        v.keys.push_back(std::move(key));
+        v.values.push_back(parse());
         skip();
         if (m_s[m_pos] == '}') return ++m_pos, v;
       }
@@ -105,7 +109,9 @@ std::map<std::string, ManifestEntry> load_manifest() {
   const std::string text = slurp(testdata("good/tensors/manifest.json"));
   const Json root = JsonParser(text).parse();
   std::map<std::string, ManifestEntry> out;
-  for (const auto& [name, v] : root.members) {
+  for (std::size_t i = 0; i < root.keys.size(); ++i) {
+    const std::string& name = root.keys[i];
+    const Json& v = root.values[i];
     ManifestEntry e;
     e.format = v.at("format").str;
     e.dtype = v.at("dtype").str;

@@ -56,7 +56,8 @@ TEST_SUITE("msdump::tensor") {
 
   TEST_CASE("every good fixture round-trips through write_pt and write_npy") {
     for (const auto& [name, e] : testing::tensor_manifest()) {
-      INFO(name);
+      const std::string& file = name;  // clang 15 cannot capture a structured binding in INFO's lambda
+      INFO(file);
       const Tensor t = load("good/tensors/" + name);
       auto pt = write_pt(t.view(), "roundtrip", t.requires_grad);
       REQUIRE(pt);
