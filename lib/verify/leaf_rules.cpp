@@ -49,8 +49,8 @@ void expect_all_null(const LeafView& leaf, const Ctx& c, std::string_view why) {
   }
 }
 
-void expect_mean_norm_null(const LeafView& leaf, const Ctx& c, std::string_view why) {
-  for (auto k : {std::string_view("Mean"), std::string_view("Norm")}) {
+void expect_null(const LeafView& leaf, const Ctx& c, std::initializer_list<std::string_view> keys, std::string_view why) {
+  for (auto k : keys) {
     const Value* v = leaf.find(k);
     if (!is_null(v)) c.stat(k, fmt::format("{} must be null for {}", k, why), "null", v);
   }
@@ -118,18 +118,19 @@ void check_statistics(const LeafView& leaf, DType dt, const tensor::Shape& shape
   if (kind == DTypeKind::boolean) {
     expect_kind(leaf, c, "Max", Kind::boolean, "a boolean (any())");
     expect_kind(leaf, c, "Min", Kind::boolean, "a boolean (all())");
-    return expect_mean_norm_null(leaf, c, "bool tensors");
+    return expect_null(leaf, c, {"Mean", "Norm"}, "bool tensors");
   }
   if (shape.empty()) return check_zero_dim(leaf, c);
   check_order(leaf, c, false);
   const bool int_like = kind == DTypeKind::signed_int || kind == DTypeKind::unsigned_int;
   if (kind == DTypeKind::complex) {
-    if (pytorch) expect_mean_norm_null(leaf, c, "complex tensors (PyTorch writes no Norm)");
+    // max, min and mean of |z|; PyTorch leaves Norm null (dump-format.md §6.1 rule 6).
+    if (pytorch) expect_null(leaf, c, {"Norm"}, "complex tensors (PyTorch writes no Norm)");
     return;
   }
   if (pytorch && r.profile == Profile::current) {
     if (int_like || dt == DType::float64) {
-      expect_mean_norm_null(leaf, c, fmt::format("{} tensors (current profile)", dtype_name(dt)));
+      expect_null(leaf, c, {"Mean", "Norm"}, fmt::format("{} tensors (current profile)", dtype_name(dt)));
       const Kind k = int_like ? Kind::integer : Kind::floating;
       expect_kind(leaf, c, "Max", k, int_like ? "an integer (native dtype)" : "a float");
       expect_kind(leaf, c, "Min", k, int_like ? "an integer (native dtype)" : "a float");
