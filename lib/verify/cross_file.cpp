@@ -16,12 +16,10 @@
 
 namespace msdump::verify {
 
-namespace {
-std::uint32_t name_hash(std::string_view name) {
+std::uint32_t DumpNames::hash_of(std::string_view name) {
   const std::uint64_t h = std::hash<std::string_view>{}(name);
   return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
-}  // namespace
 
 std::size_t DumpNames::find_slot(std::string_view name, std::uint32_t hash) const {
   const std::size_t mask = m_slots.size() - 1;
@@ -33,10 +31,10 @@ std::size_t DumpNames::find_slot(std::string_view name, std::uint32_t hash) cons
 
 bool DumpNames::contains(std::string_view name) const {
   if (m_slots.empty()) return false;
-  return m_slots[find_slot(name, name_hash(name))].index != 0;
+  return m_slots[find_slot(name, hash_of(name))].index != 0;
 }
 
-bool DumpNames::add(std::string_view name) {
+void DumpNames::grow_if_needed() {
   if ((in_order.size() + 1) * 2 > m_slots.size()) {  // keep the load at most 1/2
     std::vector<Slot> old(std::max<std::size_t>(m_slots.size() * 2, 1024));
     old.swap(m_slots);
@@ -48,10 +46,23 @@ bool DumpNames::add(std::string_view name) {
       m_slots[i] = s;
     }
   }
-  const std::uint32_t hash = name_hash(name);
+}
+
+bool DumpNames::add(std::string_view name) {
+  grow_if_needed();
+  const std::uint32_t hash = hash_of(name);
   Slot& slot = m_slots[find_slot(name, hash)];
   if (slot.index != 0) return false;
   in_order.emplace_back(name);
+  slot = Slot{hash, static_cast<std::uint32_t>(in_order.size())};
+  return true;
+}
+
+bool DumpNames::add(std::string&& name, std::uint32_t hash) {
+  grow_if_needed();
+  Slot& slot = m_slots[find_slot(name, hash)];
+  if (slot.index != 0) return false;
+  in_order.push_back(std::move(name));
   slot = Slot{hash, static_cast<std::uint32_t>(in_order.size())};
   return true;
 }

@@ -26,7 +26,15 @@ struct DumpNames {
 
   // Appends `name` to in_order unless it is there already; returns whether it was added.
   bool add(std::string_view name);
+  // The same for a name hashed beforehand (hash == hash_of(name), e.g. on a worker thread),
+  // moved in when added.
+  bool add(std::string&& name, std::uint32_t hash);
   bool contains(std::string_view name) const;
+  static std::uint32_t hash_of(std::string_view name);
+  // Starts loading the slot a name of this hash probes first (for an add() a few names later).
+  void prefetch(std::uint32_t hash) const {
+    if (!m_slots.empty()) __builtin_prefetch(&m_slots[hash & (m_slots.size() - 1)]);
+  }
 
  private:
   // Open-addressing index into in_order: 32 bits of the name's hash and index + 1 (0 = empty).
@@ -38,6 +46,7 @@ struct DumpNames {
   };
   std::vector<Slot> m_slots;
   std::size_t find_slot(std::string_view name, std::uint32_t hash) const;
+  void grow_if_needed();
 };
 
 void check_stack_json(const std::string& path, const DumpNames& names, FindingSink& sink);

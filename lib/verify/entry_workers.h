@@ -37,6 +37,7 @@ namespace msdump::verify {
 // One entry, checked.
 struct CheckedEntry {
   std::string name;
+  std::uint32_t name_hash = 0;     // DumpNames::hash_of(name)
   std::uint64_t line = 0;          // of its key
   std::vector<Finding> findings;   // schema findings, then the entry checks', in order
   std::uint64_t leaves = 0;        // tensor and ndarray leaves
@@ -55,6 +56,7 @@ class EntryWorkers {
   static constexpr std::size_t k_chunk_bytes = 64 * 1024;  // entry text per chunk (at least one entry)
   static constexpr std::size_t k_chunk_entries = 512;
   static constexpr std::size_t k_chunks_in_flight = 8;     // read but not yet handed out (plus 2 per extra worker)
+  static constexpr std::size_t k_read_window_bytes = 1 << 20;  // the reader's file window (grows for bigger entries)
 
   // `file` goes into each finding; `threads` >= 2 counts the reader and the caller (more add
   // workers); `warn_only` as FindingSink's.
@@ -70,6 +72,10 @@ class EntryWorkers {
   // The next item in file order: true with an item, false at the end of the document, an
   // error when the file must be verified the one-entry-at-a-time way (see above).
   Result<bool> next(WorkerItem& item);
+
+  // The entry `k` >= 1 places after the last one next() yielded, if it is already checked and
+  // in the same chunk (for prefetching what the caller will look up then), or nullptr.
+  const CheckedEntry* ahead(std::size_t k) const;
 
  private:
   struct Chunk;

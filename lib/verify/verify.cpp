@@ -131,7 +131,8 @@ std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource
       CheckedEntry& e = item.entry;
       ++p.entries;
       p.sink.set_line(e.line);
-      if (!p.names.add(e.name)) {
+      if (const CheckedEntry* later = workers.ahead(4)) p.names.prefetch(later->name_hash);
+      if (!p.names.add(std::move(e.name), e.name_hash)) {
         pointer.assign("/data");
         dump::append_pointer_token(pointer, e.name);
         p.sink.add(FindingKind::duplicate, e.name, pointer, "entry name appears more than once in data", "unique names",
