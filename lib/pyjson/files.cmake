@@ -10,6 +10,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/pyjson/dump_json_stream.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/pyjson/json_value_test.cpp
+  tests/pyjson/tree_arena_test.cpp
   tests/pyjson/pyfloat_test.cpp
   tests/pyjson/size_hints_test.cpp
   tests/pyjson/json_writer_test.cpp

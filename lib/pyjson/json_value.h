@@ -25,14 +25,16 @@
 
 #include "core/result.h"
 #include "core/scalar.h"
+#include "pyjson/tree_arena.h"
 
 namespace msdump::pyjson {
 
 struct Member;
 class Value;
 
-using Array = std::vector<Value>;
-using Object = std::vector<Member>;
+// (TreeAllocator: the heap, or a TreeArena while a TreeArenaScope is active; tree_arena.h.)
+using Array = std::vector<Value, TreeAllocator<Value>>;
+using Object = std::vector<Member, TreeAllocator<Member>>;
 
 // The JSON kinds, split the way Python splits them. Kinds from big_integer on own heap memory.
 enum class Kind : std::uint8_t {

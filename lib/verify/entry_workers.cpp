@@ -40,6 +40,7 @@ struct EntryWorkers::Checker {
   }
   SchemaCheck schema;
   pyjson::JsonCursor cursor{pyjson::ReadOptions{.note_duplicate_keys = true, .exact_capacity = false}};
+  pyjson::TreeArena arena;  // the arrays and objects of the entry being checked
   FindingSink sink;  // collects one entry's findings at a time
   std::string pointer;
   pyjson::Value value;
@@ -94,6 +95,8 @@ void EntryWorkers::process(Chunk& chunk, std::unique_ptr<Checker>& checker) {
   }
   if (!failed) {
     Checker& k = *checker;
+    // Each entry's tree is built in k.arena and gone before the arena is reset (tree_arena.h).
+    const pyjson::TreeArenaScope scope(&k.arena);
     chunk.results.resize(chunk.entries.size());
     for (std::size_t i = 0; i < chunk.entries.size(); ++i) {
       Chunk::Entry& e = chunk.entries[i];
@@ -103,6 +106,8 @@ void EntryWorkers::process(Chunk& chunk, std::unique_ptr<Checker>& checker) {
       if (e.is_raw) {
         k.cursor.reset(std::string_view(chunk.text).substr(e.begin, e.size), e.offset, e.position);
         if (!k.cursor.parse_value(v, 2) || k.cursor.peek() >= 0) {
+          v = pyjson::Value();
+          k.arena.reset();
           failed = true;
           break;
         }
@@ -123,6 +128,7 @@ void EntryWorkers::process(Chunk& chunk, std::unique_ptr<Checker>& checker) {
         k.sink.findings().clear();
       }
       v = pyjson::Value();  // freed here, while in this core's cache
+      k.arena.reset();
     }
   }
   {

@@ -39,6 +39,7 @@ Result<SchemaCheck> SchemaCheck::create(Framework framework, Profile profile) {
 
 bool SchemaCheck::is_valid(const std::string& name, pyjson::Value& entry, pyjson::Value& wrapper) const {
   if (!wrapper.is_object() || wrapper.as_object().size() != 1) {
+    const pyjson::TreeArenaScope heap(nullptr);  // kept across entries: not in a tree arena
     wrapper = pyjson::Value::object();
     wrapper.add(name, pyjson::Value());
   }
@@ -53,6 +54,7 @@ void SchemaCheck::check(const std::string& name, pyjson::Value& entry, FindingSi
   // The one-member wrapper is kept between calls: its member vector and key keep their storage.
   pyjson::Value& wrapper = m_wrapper;
   if (!wrapper.is_object() || wrapper.as_object().size() != 1) {
+    const pyjson::TreeArenaScope heap(nullptr);  // kept across entries: not in a tree arena
     wrapper = pyjson::Value::object();
     wrapper.add(name, pyjson::Value());
   }
