@@ -10,7 +10,7 @@ so names stay valid msprobe names, unique, and forward/backward/parameters_grad 
 copy keep matching counters. The output is what json.dump(indent=1) of the whole document would
 write (checked byte for byte on a small output by --selfcheck).
 
-Usage: scripts/bench_gen_dump.py OUT.json --mb 1024 [--profile current|legacy] [--selfcheck]
+Usage: scripts/bench_gen_dump.py OUT.json --mb 1024 [--profile current|legacy | --template DUMP_JSON ...] [--selfcheck]
 """
 
 import argparse
@@ -106,10 +106,12 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--mb", type=float, default=1024, help="target size in MB (10^6 bytes)")
     ap.add_argument("--profile", choices=sorted(PROFILES), default="current")
+    ap.add_argument("--template", action="append", metavar="DUMP_JSON",
+                    help="template dump.json (repeatable; replaces --profile's sample files)")
     ap.add_argument("--selfcheck", action="store_true",
                     help="also check that json.dump(json.load(OUT), indent=1) reproduces OUT (small sizes)")
     args = ap.parse_args()
-    n, size = generate(args.out, int(args.mb * 1e6), PROFILES[args.profile])
+    n, size = generate(args.out, int(args.mb * 1e6), args.template or PROFILES[args.profile])
     print(f"{args.out}: {n} entries, {size} bytes")
     if args.selfcheck:
         with open(args.out) as f:

@@ -15,6 +15,7 @@ The report goes to stdout rather than `-o /dev/null`: -o writes a temporary file
 over the destination, which replaces /dev/null itself with a regular file when run as root.
 
 Usage: scripts/bench_verify.py [--runs 5] [--mb 1100] [--profile current|legacy] [--dir /tmp/msdump-bench/verify]
+                              [--msdump PATH] [--also LABEL=PATH ...]
 """
 
 import argparse
@@ -46,8 +47,17 @@ def main():
     ap.add_argument("--profile", choices=["current", "legacy"], default="current")
     ap.add_argument("--dir", default="/tmp/msdump-bench/verify")
     ap.add_argument("--msdump", default=bc.default_msdump())
+    ap.add_argument("--also", action="append", default=[], metavar="LABEL=PATH",
+                    help="another msdump binary to time in the same rounds (e.g. plain=build-plain/msdump)")
     args = ap.parse_args()
     bc.require_tools(args.msdump)
+    others = []
+    for spec in args.also:
+        label, sep, path = spec.partition("=")
+        if not sep or not label or not path:
+            ap.error(f"--also takes LABEL=PATH, not {spec!r}")
+        bc.require_tools(path)
+        others.append((f"msdump verify ({label})", path))
     d = os.path.join(args.dir, f"{args.profile}-{int(args.mb)}MB")
     os.makedirs(d, exist_ok=True)
     dump = os.path.join(d, "dump.json")
@@ -75,8 +85,12 @@ def main():
 
     # The text-report run above read the whole file, so the page cache is warm: no warm-up round
     # (one round of the 1 GB file takes minutes).
-    res = bc.interleave(args.runs, [("msdump verify", run(md_cmd)), ("python json.load+walk", run(py_cmd))],
-                        warmup=False)
+    contenders = [("msdump verify", run(md_cmd))]
+    for label, path in others:
+        print(f"{label}: {path}")
+        contenders.append((label, run([path] + md_cmd[1:])))
+    contenders.append(("python json.load+walk", run(py_cmd)))
+    res = bc.interleave(args.runs, contenders, warmup=False)
     print(f"\n{args.runs} interleaved rounds, {size / 1e6:.0f} MB dump.json ({args.profile} profile), "
           f"load average at end: {bc.loadavg()}")
     rows = []
@@ -91,6 +105,9 @@ def main():
     py = bc.med(res, "python json.load+walk", "sec")
     rss = bc.med(res, "msdump verify", "rss")
     print(f"\nspeedup (ratio of medians): {py / md:.1f}x  (target >= 20x: {'met' if py / md >= 20 else 'MISSED'})")
+    for label, _ in others:
+        other = bc.med(res, label, "sec")
+        print(f"{label}: {py / other:.1f}x Python's time")
     print(f"msdump peak RSS / file size: {rss / size:.3f}  (target <= 1.5: {'met' if rss / size <= 1.5 else 'MISSED'})")
     return 0
 
