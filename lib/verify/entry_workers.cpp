@@ -162,7 +162,7 @@ void EntryWorkers::read() {
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
   // A window that stays in this core's L2 while the bracket pass reads what pread copied in
-  // (8 MiB, the default, does not: 5% more CPU over a 1.1 GB dump, docs/performance.md §3f).
+  // (8 MiB, the default, does not: the kernel's copy was 11% of the samples, docs/performance.md §3g).
   options.buffer_bytes = k_read_window_bytes;
   options.read.note_duplicate_keys = true;  // (entries that are neither objects nor arrays are parsed here)
   options.read.exact_capacity = false;
