@@ -48,15 +48,7 @@ void DumpNames::grow_if_needed() {
   }
 }
 
-bool DumpNames::add(std::string_view name) {
-  grow_if_needed();
-  const std::uint32_t hash = hash_of(name);
-  Slot& slot = m_slots[find_slot(name, hash)];
-  if (slot.index != 0) return false;
-  in_order.emplace_back(name);
-  slot = Slot{hash, static_cast<std::uint32_t>(in_order.size())};
-  return true;
-}
+bool DumpNames::add(std::string_view name) { return add(std::string(name), hash_of(name)); }
 
 bool DumpNames::add(std::string&& name, std::uint32_t hash) {
   grow_if_needed();
