@@ -8,7 +8,8 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/stats/stats_reference.cpp
   lib/stats/leaf_stats.cpp
   lib/stats/compute_stats.cpp
-  lib/stats/tolerance.cpp)
+  lib/stats/tolerance.cpp
+  lib/stats/rounding_bounds.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/stats/crc32_test.cpp
   tests/stats/xor_checksum_test.cpp
@@ -17,4 +18,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/stats/accumulator_test.cpp
   tests/stats/leaf_stats_test.cpp
   tests/stats/tolerance_test.cpp
+  tests/stats/rounding_bounds_test.cpp
   tests/stats/manifest_test.cpp)

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "stats/float_convert.h"
+#include "stats/rounding_bounds.h"
 
 namespace msdump::stats {
 namespace {
@@ -37,6 +38,31 @@ std::optional<double> as_double(const Scalar& s) {
   }
 }
 
+// A non-finite statistic of a tensor of finite values is what the reduction gives when its
+// partial results leave the finite range (docs/format.md §6.7): a Mean of +-inf or NaN (the
+// partial sums overflowed, possibly both ways), a Norm of +inf.
+bool overflowed_in_reduction(StatKind kind, double recorded, double expected, DType t, const Moments& m) {
+  if (!std::isfinite(expected) || std::isfinite(recorded)) return false;
+  if (kind == StatKind::norm) return recorded > 0 && can_overflow(m.sum_sq, m.count, t);
+  return can_overflow(m.sum_abs, m.count, t);
+}
+
+// torch 1.13 on CPU accumulates float16 norms, and bfloat16 norms of non-contiguous tensors, in
+// the 16-bit dtype itself: the sum of squares stalls (so the Norm can be as low as the largest
+// |x|) or drifts up, by gamma(n, T) and at most 9x the exact sum (an addition of a term b >= 0
+// that is not absorbed errs by at most 2b; lanes combined the same way), so a Norm of at most
+// 3x the exact one (docs/format.md §6.7).
+bool within_16bit_norm_band(double recorded, double expected, DType t, const Moments& m) {
+  if (t != DType::float16 && t != DType::bfloat16) return false;
+  const double u = unit_roundoff(t);
+  const double max_abs = std::max(std::fabs(m.max), std::fabs(m.min));
+  const double slack = ulp_of(recorded, t) + norm_underflow_slack(m.count, t);
+  const double low = max_abs * (1 - 3 * u) - slack;
+  const double drift = std::min(std::sqrt(1 + summation_gamma(m.count, t)), 3.0);
+  const double high = expected * drift * (1 + 2 * u) + slack;
+  return recorded >= low && recorded <= high;
+}
+
 std::string describe(StatKind kind, double recorded, double expected) {
   return fmt::format("{} {} vs recomputed {}", kind == StatKind::mean ? "Mean" : "Norm", recorded, expected);
 }
@@ -59,7 +85,7 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
   if (std::isnan(expected) || std::isnan(recorded) || std::isinf(expected) || std::isinf(recorded)) {
     const bool same = (std::isnan(expected) && std::isnan(recorded)) || recorded == expected;
     c.difference = same ? 0.0 : std::numeric_limits<double>::infinity();
-    if (same) return c;
+    if (same || overflowed_in_reduction(kind, recorded, expected, stat_dtype, m)) return c;
     // torch 1.13 CPU float16: mean NaN once n > 65504 (pytorch#91597), norm overflows to inf
     const bool f16_cpu = stat_dtype == DType::float16 && (std::isnan(recorded) || std::isinf(recorded));
     c.agreement = f16_cpu ? Agreement::warn : Agreement::fail;
@@ -80,7 +106,10 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
   const double n = static_cast<double>(m.count);
   const double mean_abs = m.count > 0 ? m.sum_abs / n : 0.0;
   const double ulp = ulp_of(expected, stat_dtype);
-  const double abs_term = kind == StatKind::mean ? atol_mean_abs * mean_abs : 0.0;
+  // Flushed tiny values: a Mean may underflow by a subnormal of T; squares below the
+  // accumulation dtype's subnormals vanish from a Norm (docs/format.md §6.7).
+  const double abs_term = kind == StatKind::mean ? atol_mean_abs * mean_abs + smallest_subnormal(stat_dtype)
+                                                 : norm_underflow_slack(m.count, accumulation_dtype(stat_dtype));
   c.difference = std::fabs(recorded - expected);
   c.pass_bound = ulps * ulp + rtol * std::fabs(expected) + abs_term;
   // WARN band: what CPU-produced dumps reach (tensor-formats.md §4.2, §4.6)
@@ -89,7 +118,10 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
   if (kind == StatKind::norm && (stat_dtype == DType::float32 || stat_dtype == DType::bfloat16)) {
     c.warn_bound = std::max(c.pass_bound, std::max(1e-4, 5e-10 * n) * std::fabs(expected) + ulp);
   } else if (kind == StatKind::mean && half) {
-    c.warn_bound = std::max(c.pass_bound, 2 * ulp + abs_term);
+    // torch 1.13 CPU: a non-contiguous 16-bit tensor is summed in its own dtype (§6.7)
+    const double g16 = summation_gamma(m.count, stat_dtype);
+    const double drift = mean_abs > 0 ? g16 * mean_abs : 0.0;
+    c.warn_bound = std::max(c.pass_bound, drift + 2 * ulp + abs_term);
   }
   if (c.difference <= c.pass_bound) return c;
   if (c.difference <= c.warn_bound) {
@@ -100,13 +132,18 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
   }
   if (stat_dtype == DType::float16) {
     // torch 1.13 CPU: a float16 mean of n > 65504 elements is 0, a float16 norm saturates low
-    const bool cpu_mean = kind == StatKind::mean && recorded == 0.0 && m.count > 65504;
-    const bool cpu_norm = kind == StatKind::norm && recorded < expected;
-    if (cpu_mean || cpu_norm) {
+    const bool cpu_mean = kind == StatKind::mean && is_float16_mean_overflow(recorded, m.count, stat_dtype);
+    if (cpu_mean) {
       c.agreement = Agreement::warn;
       c.reason = what + ": a float16 statistic of torch 1.13 on CPU, which cannot be validated";
       return c;
     }
+  }
+  if (kind == StatKind::norm && within_16bit_norm_band(recorded, expected, stat_dtype, m)) {
+    c.agreement = Agreement::warn;
+    c.reason = fmt::format("{}: differs by {:.3g}, within what a {} sum of squares reaches (torch 1.13 CPU)", what,
+                           c.difference, dtype_name(stat_dtype));
+    return c;
   }
   c.agreement = Agreement::fail;
   c.reason = fmt::format("{}: differs by {:.3g}, allowed {:.3g}", what, c.difference, c.warn_bound);
@@ -117,7 +154,7 @@ StatCheck check_complex_extreme(double recorded, double expected, DType stat_dty
   StatCheck c;
   if ((std::isnan(recorded) && std::isnan(expected)) || recorded == expected) return c;
   c.difference = std::fabs(recorded - expected);
-  c.pass_bound = c.warn_bound = ulp_of(expected, stat_dtype);
+  c.pass_bound = c.warn_bound = 2 * ulp_of(expected, stat_dtype);
   if (c.difference <= c.pass_bound) return c;
   c.agreement = Agreement::fail;
   c.reason = fmt::format("|z| extreme {} vs recomputed {}: differs by {:.3g}, allowed {:.3g}", recorded, expected,

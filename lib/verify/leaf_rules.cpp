@@ -7,6 +7,7 @@
 #include "core/dtype.h"
 #include "pyjson/json_writer.h"
 #include "stats/float_convert.h"
+#include "stats/rounding_bounds.h"
 #include "tensor/tensor.h"
 
 namespace msdump::verify {
@@ -21,9 +22,10 @@ struct Ctx {
   const std::string& entry;
   const std::string& pointer;
   FindingSink& sink;
-  void stat(std::string_view key, std::string message, std::string expected, const Value* actual) const {
+  void stat(std::string_view key, std::string message, std::string expected, const Value* actual,
+            Severity severity = Severity::error) const {
     sink.add(FindingKind::statistic, entry, pointer + "/" + std::string(key), std::move(message), std::move(expected),
-             json_text(actual));
+             json_text(actual), severity);
   }
 };
 
@@ -56,7 +58,34 @@ void expect_null(const LeafView& leaf, const Ctx& c, std::initializer_list<std::
   }
 }
 
-void check_order(const LeafView& leaf, const Ctx& c, bool zero_dim) {
+// Mean is a rounded sum: it may leave [Min, Max] by what accumulating n elements in float32
+// (float64 for float64 statistics) and rounding to the statistic's dtype can produce
+// (stats::mean_range_slack, docs/format.md §6.7). A 16-bit Mean beyond that but within what a
+// 16-bit accumulation reaches (torch 1.13 CPU, non-contiguous tensors) is a warning.
+void check_mean_range(const LeafView& leaf, const Ctx& c, std::uint64_t n, DType stat_dtype, double mx, double mn,
+                      double mean) {
+  if (stats::is_float16_mean_overflow(mean, n, stat_dtype)) return;
+  const double max_abs = std::max(std::fabs(mx), std::fabs(mn));
+  const DType acc = stats::accumulation_dtype(stat_dtype);
+  const double slack = stats::mean_range_slack(n, max_abs, stat_dtype, acc);
+  if (mean >= mn - slack && mean <= mx + slack) return;
+  const bool half = stat_dtype == DType::float16 || stat_dtype == DType::bfloat16;
+  const double wide = half ? stats::mean_range_slack(n, max_abs, stat_dtype, stat_dtype) : slack;
+  const bool within_wide = mean >= mn - wide && mean <= mx + wide;
+  c.stat("Mean",
+         within_wide ? fmt::format("Mean lies outside [Min, Max] by more than a {} sum of {} elements explains ({:.3g}); "
+                                   "only a {} sum (torch 1.13 CPU) reaches it",
+                                   dtype_name(acc), n, slack, dtype_name(stat_dtype))
+                     : fmt::format("Mean lies outside [Min, Max] by more than accumulating {} elements in {} can "
+                                   "explain ({:.3g})",
+                                   n, dtype_name(half ? stat_dtype : acc), wide),
+         fmt::format("in [{}, {}]", json_text(leaf.find("Min")), json_text(leaf.find("Max"))), leaf.find("Mean"),
+         within_wide ? Severity::warning : Severity::error);
+}
+
+// Max and Min are exact, so Min <= Max holds as it stands; Mean is checked with its rounding.
+// n is UINT64_MAX when the shape gives no element count: no bound, no Mean rule.
+void check_order(const LeafView& leaf, const Ctx& c, std::uint64_t n, DType stat_dtype) {
   auto mx = number_of(leaf.find("Max")), mn = number_of(leaf.find("Min"));
   auto mean = number_of(leaf.find("Mean")), norm = number_of(leaf.find("Norm"));
   auto finite = [](const std::optional<double>& x) { return x && std::isfinite(*x); };
@@ -64,10 +93,8 @@ void check_order(const LeafView& leaf, const Ctx& c, bool zero_dim) {
     c.stat("Min", "Max is NaN, so Min must be NaN too (NaN propagates through max and min)", "NaN", leaf.find("Min"));
   if (finite(mx) && finite(mn) && *mn > *mx)
     c.stat("Min", "Min is greater than Max", fmt::format("<= {}", json_text(leaf.find("Max"))), leaf.find("Min"));
-  if (finite(mx) && finite(mn) && finite(mean) && (*mean < *mn || *mean > *mx))
-    c.stat("Mean", "Mean lies outside [Min, Max]",
-           fmt::format("in [{}, {}]", json_text(leaf.find("Min")), json_text(leaf.find("Max"))), leaf.find("Mean"));
-  if (!zero_dim && finite(norm) && *norm < 0) c.stat("Norm", "Norm is negative", ">= 0", leaf.find("Norm"));
+  if (finite(mx) && finite(mn) && finite(mean)) check_mean_range(leaf, c, n, stat_dtype, *mx, *mn, *mean);
+  if (finite(norm) && *norm < 0) c.stat("Norm", "Norm is negative", ">= 0", leaf.find("Norm"));
 }
 
 // Values of a 16/32-bit float statistic must be values of that dtype.
@@ -120,11 +147,18 @@ void check_statistics(const LeafView& leaf, DType dt, const tensor::Shape& shape
     expect_kind(leaf, c, "Min", Kind::boolean, "a boolean (all())");
     return expect_null(leaf, c, {"Mean", "Norm"}, "bool tensors");
   }
-  if (shape.empty()) return check_zero_dim(leaf, c);
-  check_order(leaf, c, false);
   const bool int_like = kind == DTypeKind::signed_int || kind == DTypeKind::unsigned_int;
-  if (kind == DTypeKind::complex) {
-    // max, min and mean of |z|; PyTorch leaves Norm null (dump-format.md §6.1 rule 6).
+  const bool complex = kind == DTypeKind::complex;
+  // PyTorch tests complex before 0-dim (docs/format.md §6.1 rules 6 and 8), MindSpore after.
+  if (shape.empty() && !(complex && pytorch)) return check_zero_dim(leaf, c);
+  const bool via_float32 = !complex && (int_like || dt == DType::float64 || kind == DTypeKind::float8) &&
+                           !(pytorch && r.profile == Profile::current);
+  const DType stat_dtype = complex ? (dt == DType::complex128 ? DType::float64 : DType::float32)
+                           : via_float32 ? DType::float32
+                                         : dt;
+  check_order(leaf, c, numel ? static_cast<std::uint64_t>(*numel) : UINT64_MAX, stat_dtype);
+  if (complex) {
+    // max, min and mean of |z|; PyTorch leaves Norm null (docs/format.md §6.1 rule 6).
     if (pytorch) expect_null(leaf, c, {"Norm"}, "complex tensors (PyTorch writes no Norm)");
     return;
   }
@@ -242,7 +276,13 @@ void check_tensor_leaf(const LeafView& leaf, bool ndarray, const LeafRules& rule
   const bool has_stats = leaf.find("Max") != nullptr;
   if (ndarray) {
     if (has_stats && tensor::checked_numel(shape) == 0) expect_all_null(leaf, c, "an empty array");
-    else if (has_stats) check_order(leaf, c, shape.empty());
+    else if (has_stats) {
+      // numpy reduces float16/float32 arrays in (at least) float32 and everything else in float64
+      const auto nd = dtype_from_name(dtype_v->as_string());
+      const DType stat = nd && (*nd == DType::float16 || *nd == DType::float32) ? *nd : DType::float64;
+      const auto n = tensor::checked_numel(shape);
+      check_order(leaf, c, n ? static_cast<std::uint64_t>(*n) : UINT64_MAX, stat);
+    }
     return;
   }
   bool foreign = false;

@@ -102,7 +102,11 @@ bool TensorChecker::check(const Value& leaf, const std::string& entry, const std
     sink.add(FindingKind::file, entry, pointer + "/data_name", st.error().message);
     return false;
   }
-  const DType stat_dtype = stats::statistic_dtype(*leaf_dtype, so);
+  // A 0-dim tensor's statistics are its value in its own dtype: the casts of docs/format.md
+  // §6.2 come after that rule (complex values still give |z|).
+  const bool complex_leaf = dtype_info(*leaf_dtype).kind == DTypeKind::complex;
+  const DType stat_dtype =
+      info->shape.empty() && !complex_leaf ? *leaf_dtype : stats::statistic_dtype(*leaf_dtype, so);
   auto extreme = [&](const char* key, const Scalar& expected) {
     const Value* v = leaf.find(key);
     if (v == nullptr) return;
