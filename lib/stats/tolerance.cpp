@@ -83,7 +83,7 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
   const double abs_term = kind == StatKind::mean ? atol_mean_abs * mean_abs : 0.0;
   c.difference = std::fabs(recorded - expected);
   c.pass_bound = ulps * ulp + rtol * std::fabs(expected) + abs_term;
-  // WARN band: what CPU-produced dumps reach (tensor-formats.md §4.2, §4.6)
+  // WARN band: what CPU-produced dumps reach (docs/tensor-formats.md §4.2, §4.6)
   c.warn_bound = c.pass_bound;
   const bool half = stat_dtype == DType::bfloat16 || stat_dtype == DType::float16;
   if (kind == StatKind::norm && (stat_dtype == DType::float32 || stat_dtype == DType::bfloat16)) {

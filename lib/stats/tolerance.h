@@ -1,7 +1,7 @@
 #pragma once
 // Deciding whether statistics recorded in a dump agree with the ones recomputed from the tensor
-// file (tensor-formats.md §4.6). Max/Min must be identical (-0 == +0, NaN == NaN); Mean and Norm
-// may differ by what different reduction orders produce:
+// file (docs/tensor-formats.md §4.6). Max/Min must be identical (-0 == +0, NaN == NaN); Mean and
+// Norm may differ by what different reduction orders produce:
 //   PASS  within the device-dump bounds (ULPs of the statistic's dtype plus relative terms);
 //   WARN  only within the band a CPU-produced dump reaches (torch's sequential 8/16-lane norm,
 //         torch 1.13's double-rounded half-precision mean, float16 saturation);

@@ -124,7 +124,7 @@ void check_statistics(const LeafView& leaf, DType dt, const tensor::Shape& shape
   check_order(leaf, c, false);
   const bool int_like = kind == DTypeKind::signed_int || kind == DTypeKind::unsigned_int;
   if (kind == DTypeKind::complex) {
-    // max, min and mean of |z|; PyTorch leaves Norm null (dump-format.md §6.1 rule 6).
+    // max, min and mean of |z|; PyTorch leaves Norm null (docs/format.md §6.1 rule 6).
     if (pytorch) expect_null(leaf, c, {"Norm"}, "complex tensors (PyTorch writes no Norm)");
     return;
   }
