@@ -7,7 +7,7 @@ are generated from one description here instead of being kept in sync by hand. R
 `python3 schemas/generate_schemas.py` after editing this file and commit the *.schema.json it
 writes; the build embeds those files (cmake/EmbedSchemas.cmake), never this script.
 
-Rules come from /work/shared/spec/dump-format.md (section numbers in the "description"s) and
+Rules come from docs/format.md (the section numbers in the "description"s are its sections) and
 docs/trace-format.md. Conventions of every schema:
   - every analysed Python value is null, a list or an object; an object whose "type" member is
     a string is a leaf (a plain dict's members are values, never bare strings), its shape is
@@ -66,7 +66,7 @@ NUMPY_SCALAR_TYPES = [
 TORCH_VALUE_TYPES = ["torch.Size", "torch.dtype", "torch.device", "torch.distributed.ReduceOp"]
 MINDSPORE_VALUE_TYPES = ["mindspore.dtype"]
 
-# Entry names, dump-format.md §3 / §15.
+# Entry names, docs/format.md §3 / §15.
 API_FORWARD = r"^.+\.[^.]+\.[0-9]+\.forward$"
 API_BACKWARD = r"^.+\.[^.]+\.[0-9]+\.backward$"
 
@@ -386,7 +386,7 @@ def dump_schema(framework, profile):
     return {
         "$schema": DRAFT,
         "title": title,
-        "description": "dump-format.md §2-§5, §15. Key order, cross-entry and cross-file rules are "
+        "description": "docs/format.md §2-§5, §15. Key order, cross-entry and cross-file rules are "
                        "checked by msdump verify, not by this schema. 'framework' may be missing (old files).",
         "type": "object",
         "required": ["task", "level", "dump_data_dir", "data"],
@@ -407,7 +407,7 @@ def stack_schema():
     return {
         "$schema": DRAFT,
         "title": "msprobe stack.json",
-        "description": "dump-format.md §8.1. Current format {\"0\": [[names], [frames]], ...} (stacks only for "
+        "description": "docs/format.md §8.1. Current format {\"0\": [[names], [frames]], ...} (stacks only for "
                        "forward entries); a file without a key \"0\" is the legacy format {name: [frames]}.",
         "type": "object",
         "if": {"required": ["0"]},
@@ -448,7 +448,7 @@ def construct_schema():
     return {
         "$schema": DRAFT,
         "title": "msprobe construct.json",
-        "description": "dump-format.md §8.2: child -> parent (null, or \"\" in old fixtures); the Megatron "
+        "description": "docs/format.md §8.2: child -> parent (null, or \"\" in old fixtures); the Megatron "
                        "variant maps child -> [parent, micro_step] and adds megatron_micro_step_number.",
         "type": "object",
         "if": {"required": ["megatron_micro_step_number"]},

@@ -4,8 +4,8 @@ with --jobs 1 and --jobs 2, for R = 64, 128, 256 (the tree doubles, then quadrup
 
 Trees (generated once under --dir):
   verify:  dumps-R/step{0,1}/rank{0..R-1}/{dump,stack,construct}.json, copies of the real
-           msprobe sample cnn_mix_statistics_all step{0,1}/rank0 (43 / 59 entries, 39 / 53 KB
-           dump.json);
+           msprobe dump testdata/msprobe/current/cnn_mix_statistics_all step{0,1}/rank0
+           (43 / 59 entries, 39 / 53 KB dump.json);
   convert: captures-R/step{0,1}/rank{0..R-1}/, copies of testdata/captures/tiny_mix (trace.jsonl
            + its .pt/.npy/raw tensor files).
 Each round runs every (command, R, jobs) combination once, interleaved (order reversed on odd
@@ -27,7 +27,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_common as bc  # noqa: E402
 
-SAMPLE = "/work/shared/samples/msprobe-current/cnn_mix_statistics_all"
+SAMPLE = os.path.join(bc.REPO, "testdata", "msprobe", "current", "cnn_mix_statistics_all")
 CAPTURE = os.path.join(bc.REPO, "testdata", "captures", "tiny_mix")
 
 

@@ -19,12 +19,12 @@ import os
 import re
 import sys
 
-SAMPLES = "/work/shared/samples"
+SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata", "msprobe")
 PROFILES = {
-    "current": [f"{SAMPLES}/msprobe-current/cnn_mix_statistics_all/step0/rank0/dump.json",
-                f"{SAMPLES}/msprobe-current/cnn_mix_statistics_all/step1/rank0/dump.json"],
-    "legacy": [f"{SAMPLES}/msprobe-legacy/step0/proc2016/dump.json",
-               f"{SAMPLES}/msprobe-legacy/step1/proc2016/dump.json"],
+    "current": [f"{SAMPLES}/current/cnn_mix_statistics_all/step0/rank0/dump.json",
+                f"{SAMPLES}/current/cnn_mix_statistics_all/step1/rank0/dump.json"],
+    "legacy": [f"{SAMPLES}/legacy/step0/proc2016/dump.json",
+               f"{SAMPLES}/legacy/step1/proc2016/dump.json"],
 }
 
 # <prefix>.<api>.<N>.<forward|backward>   and   Module.<path>.<Class>.<forward|backward|parameters_grad>.<N>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compares two msprobe dump.json files the way the acceptance rule of issue 3 reads: byte for
-byte, except Mean/Norm values that differ within tensor-formats.md §4.6 tolerances.
+byte, except Mean/Norm values that differ within docs/tensor-formats.md §4.6 tolerances.
 
 Usage: compare_dumps.py EXPECTED ACTUAL  -> prints a summary, exit 0 if equivalent.
 Strategy: both files must have the same bytes once every "Mean"/"Norm" number token is replaced

@@ -14,7 +14,8 @@ namespace msdump::testing {
 
 inline std::filesystem::path source_dir() { return MSDUMP_SOURCE_DIR; }
 inline std::filesystem::path testdata(const std::string& rel) { return source_dir() / "testdata" / rel; }
-inline std::filesystem::path samples_dir() { return MSDUMP_SAMPLES_DIR; }
+// Real msprobe dumps (testdata/msprobe/README.md): current/<case>/stepN/..., legacy/stepN/...
+inline std::filesystem::path samples_dir() { return testdata("msprobe"); }
 
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

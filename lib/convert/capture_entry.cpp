@@ -17,7 +17,7 @@ using pyjson::Value;
 
 bool is_input_section(std::string_view key) { return key == "input_args" || key == "input_kwargs"; }
 
-// Where the legacy profile's is_recompute goes among the kept members `keys` (dump-format.md
+// Where the legacy profile's is_recompute goes among the kept members `keys` (docs/format.md
 // §4.2): PyTorch module forwards last, API forwards right after the inputs (an entry whose
 // inputs were filtered out gets it with its output, i.e. last).
 template <typename Keys>

@@ -103,7 +103,7 @@ bool kept_by_level(const std::string& name, Level level) {
   return dump::level_includes(level, dump::parse_entry_name(name));
 }
 
-// construct.json keeps at L0 only module/cell nodes (dump-format.md §8.2); L1 records nothing.
+// construct.json keeps at L0 only module/cell nodes (docs/format.md §8.2); L1 records nothing.
 bool construct_key_kept(const std::string& key, Level level) {
   if (level == Level::L1) return false;
   if (key == dump::k_megatron_key || level == Level::mix) return true;

@@ -1,5 +1,5 @@
 #pragma once
-// msprobe's data_mode filter (dump-format.md §4.4, base.py::_get_allowed_data_mode): which
+// msprobe's data_mode filter (docs/format.md §4.4, base.py::_get_allowed_data_mode): which
 // sections of an entry are written.
 
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // EntryOrder: the order of dump.json entries under msprobe's update_data merge rules
-// (dump-format.md §4.1, §4.5), computed from the data events alone, without their values:
+// (docs/format.md §4.1, §4.5), computed from the data events alone, without their values:
 //   - a new name is appended;
 //   - an existing name stays where it is (its new sections are merged in place), except
 //     current profile: names starting with "Module." are popped and re-inserted at the end;

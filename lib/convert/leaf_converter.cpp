@@ -217,7 +217,7 @@ template <typename Out>
 Result<void> LeafConverter::make_leaf(const Value& leaf, Where& where, bool ndarray, const Converted& c, Out& out) {
   const bool pytorch = m_ctx.framework == Framework::pytorch;
   const auto& st = c.st;
-  // 3. The leaf msprobe would write, keys in its order (dump-format.md §5.1, §5.2).
+  // 3. The leaf msprobe would write, keys in its order (docs/format.md §5.1, §5.2).
   auto copy_key = [&](std::string_view k) {
     if (const Value* v = leaf.find(k)) out.member(k, *v);
   };
@@ -298,7 +298,7 @@ stats::StatsOptions LeafConverter::stats_options(DType reported) const {
 Result<void> LeafConverter::write_tensor_file(const TensorSource& src, const std::string& dest) {
   const bool pytorch = m_ctx.framework == Framework::pytorch;
   const auto want = pytorch ? tensor::TensorFormat::pt : tensor::TensorFormat::npy;
-  // msprobe's np.save path stores bfloat16 and float8 as float32 (tensor-formats.md §3.3).
+  // msprobe's np.save path stores bfloat16 and float8 as float32 (docs/tensor-formats.md §3.3).
   const DType stored = src.info.dtype;
   const bool widen = !pytorch && (stored == DType::bfloat16 || stored == DType::float8_e4m3fn ||
                                   stored == DType::float8_e5m2);

@@ -33,7 +33,7 @@ struct MsprobeDumpVisitor {
 // key with an unexpected value, or when "data" comes before the header keys.
 Result<void> read_msprobe_dump(const ByteSource& source, MsprobeDumpVisitor& visitor);
 
-// The format profile of an msprobe dump (dump-format.md §0): legacy when its first forward entry
+// The format profile of an msprobe dump (docs/format.md §0): legacy when its first forward entry
 // carries "is_recompute". Reads up to that entry.
 Profile detect_profile(const ByteSource& source);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Statistics of a numpy.ndarray passed through an API (dump-format.md §5.3, tensor-formats.md
+// Statistics of a numpy.ndarray passed through an API (docs/format.md §5.3, docs/tensor-formats.md
 // §4.5): np.max / np.min / np.mean / np.linalg.norm converted with .item(). Float arrays keep
 // their dtype (float32 results are float32 values), integer and bool arrays get float64
 // Mean/Norm; empty arrays are all null.

@@ -1,5 +1,5 @@
 #pragma once
-// msprobe's `scope` option (dump-format.md §10; msprobe core/data_dump/scope.py): a range
+// msprobe's `scope` option (docs/format.md §10; msprobe core/data_dump/scope.py): a range
 // [start, end] of full entry names. The range is a state machine driven by the hooks in call
 // order, so it is replayed over the capture's data events, one `update_data` call each:
 //

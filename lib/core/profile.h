@@ -1,5 +1,5 @@
 #pragma once
-// The knobs that change what msprobe writes: framework, format profile (dump-format.md §0),
+// The knobs that change what msprobe writes: framework, format profile (docs/format.md §0),
 // summary mode and precision. Each enum has one name table used for flags, JSON and reports.
 
 #include <optional>
@@ -12,7 +12,7 @@ enum class Framework { pytorch, mindspore, mindtorch };
 enum class Profile { current, legacy };
 enum class SummaryMode { statistics, md5, xor_checksum };
 enum class Precision { low, high };
-// Which hooks produced the entries: L0 modules/cells, L1 APIs, mix both (dump-format.md §3.6).
+// Which hooks produced the entries: L0 modules/cells, L1 APIs, mix both (docs/format.md §3.6).
 enum class Level { L0, L1, mix };
 enum class Task { statistics, tensor, structure };
 

@@ -1,6 +1,6 @@
 #pragma once
 // Scalar: one JSON scalar as msprobe's writer would produce it from a Python value. The kind
-// matters for the bytes: Python int 3 prints "3", float 3.0 prints "3.0" (dump-format.md §9).
+// matters for the bytes: Python int 3 prints "3", float 3.0 prints "3.0" (docs/format.md §9).
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// construct.json (dump-format.md §8.2): child name -> parent name (or null), insertion-ordered,
+// construct.json (docs/format.md §8.2): child name -> parent name (or null), insertion-ordered,
 // with Python dict-assignment semantics (re-assigning a key keeps its position). The Megatron
 // variant stores [parent, micro_step] and a "megatron_micro_step_number" key holding the
 // largest micro step seen.

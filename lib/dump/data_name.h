@@ -1,5 +1,5 @@
 #pragma once
-// msprobe's tensor file naming (dump-format.md §7, base.py::get_save_file_path):
+// msprobe's tensor file naming (docs/format.md §7, base.py::get_save_file_path):
 //   <entry>.<category>[.<path>]<ext>
 // category: forward input_args -> "input", input_kwargs -> "kwargs", output -> "output",
 // parameters -> "parameters"; backward input -> "input", output -> "output". <path> joins list

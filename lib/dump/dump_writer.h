@@ -1,7 +1,7 @@
 #pragma once
 // DumpWriter: streams a dump.json to disk entry by entry, byte-identical to msprobe's
 // json.dump(indent=1) of {"task", "level", "framework", "dump_data_dir", "data"}
-// (dump-format.md §2, §9). The file appears atomically on finish(); a writer destroyed before
+// (docs/format.md §2, §9). The file appears atomically on finish(); a writer destroyed before
 // finish() leaves nothing behind.
 
 #include <functional>

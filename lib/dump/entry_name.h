@@ -1,5 +1,5 @@
 #pragma once
-// The grammar of dump.json entry names (dump-format.md §3):
+// The grammar of dump.json entry names (docs/format.md §3):
 //   API       <Prefix>.<api>.<N>.forward|backward          (prefix may itself contain dots)
 //   module    Module|Cell.[<i>.]<path>.<Class>.forward|backward.<N>
 //   grads     Module|Cell.[<i>.]<path>.<Class>.parameters_grad.<k>
@@ -35,7 +35,7 @@ struct EntryName {
 // Classifies `name`; views point into `name`. Never fails: unknown shapes give EntryKind::unknown.
 EntryName parse_entry_name(std::string_view name);
 
-// Whether hooks of `level` produce entries like `name` (dump-format.md §3.6): L0 keeps module,
+// Whether hooks of `level` produce entries like `name` (docs/format.md §3.6): L0 keeps module,
 // cell and parameters_grad entries, L1 API entries, mix both. Unknown and debug names: none.
 bool level_includes(Level level, const EntryName& name);
 

@@ -1,5 +1,5 @@
 #pragma once
-// stack.json (dump-format.md §8.1): names whose call stacks are identical share one group;
+// stack.json (docs/format.md §8.1): names whose call stacks are identical share one group;
 // groups are keyed "0", "1", ... in first-occurrence order:
 //   {"0": [[name, ...], [frame, ...]], ...}
 
@@ -31,7 +31,7 @@ class StackModel {
   void write(pyjson::JsonWriter& w) const;
 
   // Reads a stack.json document (grouped format, or the legacy {name: [frames]} format that
-  // msprobe's own reader accepts: dump-format.md §8.1) and replays it into `add` calls, group by
+  // msprobe's own reader accepts: docs/format.md §8.1) and replays it into `add` calls, group by
   // group, name by name. `keep(name)` decides which names survive (level, scope, list).
   template <typename Keep>
   static Result<StackModel> from_json(const pyjson::Value& doc, Keep keep);

@@ -1,5 +1,5 @@
 #pragma once
-// What a leaf of a dump.json section is (dump-format.md §5, compare's rule in §11): an object
+// What a leaf of a dump.json section is (docs/format.md §5, compare's rule in §11): an object
 // with a string "type" is a leaf; tensor types get statistics; everything else is a value leaf
 // that passes through unchanged. Objects without a string "type" (and lists) are containers.
 
@@ -18,7 +18,7 @@ enum class LeafKind {
 
 LeafKind classify_leaf(const pyjson::Value& v);
 
-// Tensor "type" strings msprobe writes (dump-format.md §5.1, §5.2).
+// Tensor "type" strings msprobe writes (docs/format.md §5.1, §5.2).
 bool is_tensor_type(std::string_view type);
 
 // The four statistics keys, in the order msprobe writes them.

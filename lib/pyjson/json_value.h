@@ -1,7 +1,7 @@
 #pragma once
 // pyjson::Value: one JSON value as Python's json module sees it, ordered and position-aware.
 //
-// - The kind keeps Python's int/float distinction (dump-format.md §9): the token `3` is an
+// - The kind keeps Python's int/float distinction (docs/format.md §9): the token `3` is an
 //   integer, `3.0` / `1e-05` / `NaN` are floats, so a value read and written back gives the same
 //   bytes. Integers outside int64 are kept as their decimal text (Kind::big_integer), exactly as
 //   Python keeps arbitrary-size ints.

@@ -1,7 +1,7 @@
 #pragma once
 // JsonWriter: a streaming writer whose bytes are identical to Python's
 //   json.dump(obj, f, indent=1)          (ensure_ascii=True, allow_nan=True)
-// which is how msprobe writes dump.json, stack.json and construct.json (dump-format.md §9):
+// which is how msprobe writes dump.json, stack.json and construct.json (docs/format.md §9):
 // one space of indent per level, items separated by ",\n", keys by ": ", empty {} and []
 // inline, every character outside 0x20-0x7E escaped as \uXXXX (lower-case hex, surrogate
 // pairs above U+FFFF; \n \r \t \b \f \" \\ use short escapes), ints of any size, floats in

@@ -1,5 +1,5 @@
 #pragma once
-// Python's float formatting as json.dump writes it (dump-format.md §9).
+// Python's float formatting as json.dump writes it (docs/format.md §9).
 
 #include <cstddef>
 #include <string>

@@ -13,7 +13,7 @@
 // description, default, examples, definitions) are ignored. Any other keyword is a compile
 // error, so a rule is never silently skipped.
 //
-// Python semantics of numbers (dump-format.md §9): "integer" matches integer tokens only
+// Python semantics of numbers (docs/format.md §9): "integer" matches integer tokens only
 // (3.0 is a float), "number" matches both and NaN/Infinity; big integers are integers.
 
 #include <cstdint>

@@ -16,5 +16,4 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/schema/compiled_schema_test.cpp
   tests/schema/samples_validate_test.cpp
   tests/schema/dump_mutations_test.cpp
-  tests/schema/engines_agree_test.cpp
-  tests/schema/schema_throughput_test.cpp)
+  tests/schema/engines_agree_test.cpp)

@@ -18,7 +18,7 @@ namespace {
 bool is_kind(DType d, DTypeKind k) { return dtype_info(d).kind == k; }
 bool is_half_or_single(DType d) { return d == DType::float16 || d == DType::bfloat16 || d == DType::float32; }
 
-// msprobe casts with `.float()` before the reduction (dump-format.md §6.2, §6.3).
+// msprobe casts with `.float()` before the reduction (docs/format.md §6.2, §6.3).
 bool casts_to_float32(DType reported, const StatsOptions& o) {
   if (o.framework == Framework::pytorch && o.profile == Profile::current) return false;
   const auto kind = dtype_info(reported).kind;

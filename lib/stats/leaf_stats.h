@@ -1,5 +1,5 @@
 #pragma once
-// msprobe's statistics rules (dump-format.md §6): what a tensor leaf of dump.json holds in
+// msprobe's statistics rules (docs/format.md §6): what a tensor leaf of dump.json holds in
 // Max/Min/Mean/Norm and md5 for a given framework, format profile, summary mode and precision,
 // computed from the tensor's bytes in one fused pass (stats/accumulator.h).
 //
@@ -53,7 +53,7 @@ inline constexpr std::uint64_t k_parallel_bytes = 8ull << 20;
 struct LeafStats {
   // false in xor summary mode: the leaf has no Max/Min/Mean/Norm keys at all (only md5).
   bool has_value_stats = true;
-  Scalar max;   // null, boolean, integer, unsigned_integer or floating (dump-format.md §6)
+  Scalar max;   // null, boolean, integer, unsigned_integer or floating (docs/format.md §6)
   Scalar min;
   Scalar mean;
   Scalar norm;

@@ -1,5 +1,5 @@
 #pragma once
-// msprobe's "xor" summary checksum (dump-format.md §6.6): the tensor's bytes, zero-padded to a
+// msprobe's "xor" summary checksum (docs/format.md §6.6): the tensor's bytes, zero-padded to a
 // multiple of 8, read as little-endian 64-bit words and XORed together. Incremental and
 // mergeable: every byte is XORed into the lane given by its offset from the start of the
 // tensor modulo 8, so parts may start anywhere as long as each knows its start offset.

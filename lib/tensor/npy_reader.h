@@ -1,5 +1,5 @@
 #pragma once
-// NumPy .npy files (tensor-formats.md §3): magic "\x93NUMPY", version 1.0/2.0/3.0, a Python
+// NumPy .npy files (docs/tensor-formats.md §3): magic "\x93NUMPY", version 1.0/2.0/3.0, a Python
 // dict literal header {'descr', 'fortran_order', 'shape'}, then the elements. Only the header
 // is parsed; no element is read.
 

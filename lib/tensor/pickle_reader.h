@@ -1,5 +1,5 @@
 #pragma once
-// A whitelist unpickler for torch.save's data.pkl (tensor-formats.md §2). It never imports or
+// A whitelist unpickler for torch.save's data.pkl (docs/tensor-formats.md §2). It never imports or
 // calls anything: GLOBAL produces a reference that a caller-supplied check must approve, REDUCE
 // produces an unevaluated call node, BINPERSID a persistent-id node. The caller (pt_reader)
 // interprets the resulting tree.

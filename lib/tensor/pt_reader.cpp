@@ -46,7 +46,7 @@ bool is_rebuild_parameter(std::string_view n) {
   return n == "_rebuild_parameter" || n == "_rebuild_parameter_with_state";
 }
 
-// The whitelist of tensor-formats.md §2.5, with specific messages for known tensor kinds that
+// The whitelist of docs/tensor-formats.md §2.5, with specific messages for known tensor kinds that
 // msdump does not decode.
 Result<void> check_global(std::string_view module, std::string_view name) {
   if (module == "torch._utils") {
@@ -314,7 +314,8 @@ Result<TensorInfo> read_zip_pt(const ByteSource& src) {
   return make_info(*t, rec->data_offset, rec->size, *big_endian);
 }
 
-// ---- legacy format (§2.7): magic, protocol, sys_info, object, storage keys, then storages ----
+// ---- legacy format (docs/tensor-formats.md §2.7): magic, protocol, sys_info, object, storage
+// keys, then the storages ----
 
 struct LegacyHeader {
   Pickle object;

@@ -1,5 +1,5 @@
 #pragma once
-// torch.save files (tensor-formats.md §1-§2): the zip format of torch >= 1.6 and the legacy
+// torch.save files (docs/tensor-formats.md §1-§2): the zip format of torch >= 1.6 and the legacy
 // flat format of torch < 1.6. Only the headers are parsed (central directory, data.pkl, the
 // legacy pickles); no element is read, so the caller can stream the storage bytes.
 

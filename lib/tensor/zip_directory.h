@@ -1,6 +1,6 @@
 #pragma once
 // Reading the directory of a ZIP archive (torch.save >= 1.6 writes an uncompressed ZIP64
-// archive, tensor-formats.md §1). Only what a torch.save reader needs: the end-of-central-
+// archive, docs/tensor-formats.md §1). Only what a torch.save reader needs: the end-of-central-
 // directory records (classic and ZIP64), the central directory entries and the local headers
 // that give each record's data offset. Sizes and offsets always come from the central directory
 // (torch's local headers carry zeros). Every offset is checked against the source size with

@@ -1,6 +1,6 @@
 #pragma once
 // Writing a stored (uncompressed) ZIP64 archive laid out exactly like torch's
-// PyTorchStreamWriter + miniz (tensor-formats.md §1.3-§1.4): every record's data starts on a
+// PyTorchStreamWriter + miniz (docs/tensor-formats.md §1.3-§1.4): every record's data starts on a
 // 64-byte boundary thanks to an "FB" padding extra field, local headers carry flags 0x0808 and
 // zero sizes, each record is followed by a data descriptor, and the archive ends with a ZIP64
 // end-of-central-directory record, its locator and the classic EOCD.

@@ -126,8 +126,8 @@ void check_construct_json(const std::string& path, const DumpNames& names, Findi
       continue;
     }
     const std::string& pn = parent->as_string();
-    // Module backward nodes are absent when msprobe ran with torch < 2 (samples/README.md), so a
-    // backward module parent without a node of its own is expected.
+    // Module backward nodes are absent when msprobe ran with torch < 2 (testdata/msprobe/README.md),
+    // so a backward module parent without a node of its own is expected.
     if (keys.count(pn) == 0 && pn != "optimizer" && pn != "clip_grad" &&
         dump::parse_entry_name(pn).kind != dump::EntryKind::module_backward)
       sink.add(FindingKind::construct, m.key, p, fmt::format("parent \"{}\" is not a node of construct.json", pn), "", pn,

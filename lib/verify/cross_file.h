@@ -1,10 +1,11 @@
 #pragma once
-// stack.json and construct.json against dump.json (dump-format.md §8, §15 "Cross-file"):
+// stack.json and construct.json against dump.json (docs/format.md §8, §15 "Cross-file"):
 //   stack.json      grouped (or legacy) format; only forward entries have stacks;
 //   construct.json  every forward module entry (and, at level mix, every API entry) of
 //                   dump.json is a key; parents are keys, null, "optimizer"/"clip_grad", or
 //                   [parent, micro_step] with "megatron_micro_step_number"; level L1: {}.
-// Backward module nodes are not required: msprobe records none with torch < 2 (samples/README.md).
+// Backward module nodes are not required: msprobe records none with torch < 2
+// (testdata/msprobe/README.md).
 
 #include <cstdint>
 #include <string>

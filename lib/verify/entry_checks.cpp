@@ -52,8 +52,8 @@ void check_data_name(const LeafView& leaf, const std::string& name, const std::s
              "data_name does not match the entry name and the leaf's position", expected, dn->as_string());
 }
 
-// Section order of §4.2: forward input_args, input_kwargs, [is_recompute: API], output,
-// parameters, [is_recompute: module], is_nan; backward input, output, is_nan.
+// Section order of docs/format.md §4.2: forward input_args, input_kwargs, [is_recompute: API],
+// output, parameters, [is_recompute: module], is_nan; backward input, output, is_nan.
 int section_rank(std::string_view key, const dump::EntryName& n) {
   if (n.is_backward()) return key == "input" ? 0 : key == "output" ? 1 : key == "is_nan" ? 2 : -1;
   if (!n.is_forward()) return -1;
@@ -84,7 +84,7 @@ void check_section_order(const Value& entry, const std::string& name, const dump
   }
 }
 
-// Key order of a tensor leaf (§5.1, §5.2): type, dtype, shape, Max, Min, Mean, Norm,
+// Key order of a tensor leaf (docs/format.md §5.1, §5.2): type, dtype, shape, Max, Min, Mean, Norm,
 // requires_grad / layout, hsdp_shard_size, device_mesh, placements, data_name, md5; in xor mode
 // md5 right after shape. md5 may also precede data_name (diff-check dumps).
 int leaf_key_rank(std::string_view key, bool xor_mode) {

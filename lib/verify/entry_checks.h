@@ -2,7 +2,7 @@
 // Checks of one dump.json entry that need no files: its name against the grammar, level and
 // framework; duplicate keys; every tensor leaf's rules (leaf_rules.h) and data_name; and the
 // in-place checksum race (two leaves of one entry with the same md5 but different statistics:
-// msprobe hashes in-place ops' tensors on a background thread, samples/README.md).
+// msprobe hashes in-place ops' tensors on a background thread, testdata/msprobe/README.md).
 
 #include <cstdint>
 #include <string>
@@ -23,8 +23,8 @@ struct EntryContext {
 };
 
 // `pointer` is the entry's JSON Pointer ("/data/<escaped name>"). Also checks the order of the
-// entry's sections (§4.2) and of every tensor leaf's keys (§5.1, §5.2), and that data_name
-// appears exactly where tensor files are expected (task tensor: every non-empty tensor).
+// entry's sections (docs/format.md §4.2) and of every tensor leaf's keys (§5.1, §5.2), and that
+// data_name appears exactly where tensor files are expected (task tensor: every non-empty tensor).
 void check_entry(const std::string& name, const pyjson::Value& entry, const EntryContext& ctx,
                  const std::string& pointer, FindingSink& sink);
 // The same, also adding the number of tensor and ndarray leaves of the entry to *tensor_leaves

@@ -1,6 +1,6 @@
 #pragma once
 // Comparing a dump with a golden dump (--against, or a capture converted with --capture), the
-// way msprobe's compare pairs entries (dump-format.md §11): forward entries by name, backward
+// way msprobe's compare pairs entries (docs/format.md §11): forward entries by name, backward
 // entries by op and order of appearance (the call number is replaced by how many backward
 // entries of that op came before), so recomputed or renumbered backward passes still pair.
 // Within a pair, leaves pair by their path: dtype, shape, statistics (Max/Min exact, Mean/Norm

@@ -1,5 +1,5 @@
 #pragma once
-// Self-consistency of one tensor leaf (dump-format.md §5, §6, §15 "consistency"): the dtype
+// Self-consistency of one tensor leaf (docs/format.md §5, §6, §15 "consistency"): the dtype
 // string belongs to the framework, and the statistics fit dtype, shape and the profile's rules
 // (empty: null; bool: booleans and null Mean/Norm; 0-dim: four equal values; current PyTorch
 // integers and float64: null Mean/Norm; Min <= Mean <= Max and Norm >= 0 where finite;

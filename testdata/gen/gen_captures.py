@@ -14,7 +14,7 @@ It rewrites, deterministically:
 
 The second half of this file is a small *reference converter*: it re-reads every capture from
 disk (trace.jsonl + tensor files) and applies msprobe's rules (docs/trace-format.md and
-shared/spec/dump-format.md) to produce the goldens. Statistics are computed exactly (rational
+docs/format.md) to produce the goldens. Statistics are computed exactly (rational
 arithmetic / math.fsum in float64) and rounded once to the statistic's dtype; each Mean/Norm is
 cross-checked against two other roundings (float64 -> dtype through torch, and exact rational ->
 dtype) and the generator refuses to write a golden whose value would depend on that choice.
@@ -283,7 +283,7 @@ def gen_tiny_mix():
 
 
 # ---------------------------------------------------------------------------------------------
-# pytorch_values: every non-tensor value kind of dump-format.md §5.3 plus tensor-leaf extras.
+# pytorch_values: every non-tensor value kind of docs/format.md §5.3 plus tensor-leaf extras.
 # Written with ensure_ascii=False so the trace holds raw UTF-8 the converter must escape.
 # ---------------------------------------------------------------------------------------------
 def gen_pytorch_values():
@@ -394,7 +394,7 @@ def gen_pytorch_values():
 
 
 # ---------------------------------------------------------------------------------------------
-# pytorch_stats: one tensor per statistics rule of dump-format.md §6.1 / §6.2.
+# pytorch_stats: one tensor per statistics rule of docs/format.md §6.1 / §6.2.
 # ---------------------------------------------------------------------------------------------
 def f8_e4m3fn_decode(b):
     s = -1.0 if b & 0x80 else 1.0

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 3's acceptance checks against real msprobe output (../shared/samples/msprobe-current):
+"""Acceptance checks against real msprobe output (testdata/msprobe/current, README there):
 
   * converting cnn_L0_tensor_all, cnn_L1_tensor_all, cnn_mix_tensor_forward with no options
     reproduces each step's dump.json (Mean/Norm within tolerance), stack.json and construct.json;
@@ -7,7 +7,9 @@
     cnn_mix_tensor_forward -> cnn_mix_statistics_forward;
   * --level L0 --task statistics: cnn_mix_tensor_forward -> exactly the Module entries of
     cnn_mix_statistics_forward, in order.
-Usage: run_sample_acceptance.py MSDUMP SAMPLES_DIR. Skips (exit 0, says so) without samples.
+Then every dump under testdata/msprobe (current and legacy) must verify as expected.
+Usage: run_sample_acceptance.py MSDUMP [SAMPLES_DIR] (default: testdata/msprobe of this
+checkout). A missing samples directory is a failure, never a skip.
 """
 import json
 import os
@@ -24,11 +26,12 @@ def same_bytes(a, b):
 
 
 def main():
-    msdump, samples = os.path.abspath(sys.argv[1]), os.path.join(sys.argv[2], "msprobe-current")
-    if not os.path.isdir(samples):
-        print(f"samples not found at {samples}: skipped")
-        print("sample acceptance: 0 passed, 0 failed")
-        return 0
+    root = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                                               "testdata", "msprobe")
+    msdump, samples = os.path.abspath(sys.argv[1]), os.path.join(root, "current")
+    if not os.path.isdir(samples) or not os.path.isdir(os.path.join(root, "legacy")):
+        print(f"FAIL real msprobe dumps missing: {root} must hold current/ and legacy/")
+        return 1
     passed = failed = 0
 
     def check(name, ok, detail=""):
@@ -81,7 +84,7 @@ def main():
     # Every sample verifies clean (its .pt files recomputed where it has them), except the md5 race
     # of cnn_mix_md5_all/step1, reported on exactly the in-place ops' inputs.
     race = {f"/data/Tensor.{op}.forward/input_args/0/md5" for op in ("add_.5", "add_.6", "mul_.3", "add_.7", "add_.8")}
-    roots = [samples, os.path.join(os.path.dirname(samples), "msprobe-legacy")]
+    roots = [samples, os.path.join(root, "legacy")]
     p = subprocess.run([msdump, "verify", *roots, "--report", "json", "--quiet"], capture_output=True, text=True)
     reports = json.loads(p.stdout)["reports"]
     tensors = sum(r["summary"]["tensors_checked"] for r in reports)
@@ -90,6 +93,7 @@ def main():
         errors = {x["pointer"] for x in r["findings"] if x["severity"] == "error"}
         want = race if "cnn_mix_md5_all/step1" in f else set()
         check(f"verify {f}", errors == want, sorted(errors)[:5])
+    check("every dump reported", len(reports) == 28, len(reports))
     check("every sample .pt recomputed", tensors == 468, tensors)
     print(f"sample verify: {len(reports)} dumps, {tensors} tensor files recomputed and matched their leaves")
     print(f"sample acceptance: {passed} passed, {failed} failed")

@@ -9,7 +9,7 @@
 // and checks that every rewrite is byte-identical to the input. Prints the best of the rounds.
 //
 //   g++ -std=c++20 -O3 -march=native -DNDEBUG -Ilib tests/pyjson/json_timing_main.cpp build-pyjson/libmsdump_lib.a -lfmt -o /tmp/json_timing
-//   /tmp/json_timing /work/shared/samples 200 5
+//   /tmp/json_timing testdata/msprobe 200 5
 
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-// Mutations of small, valid documents: each breaks one rule of dump-format.md §15 (or of
+// Mutations of small, valid documents: each breaks one rule of docs/format.md §15 (or of
 // stack/construct/trace) and must produce exactly the expected violations (instance pointer
 // and a fragment of the message) from the compiled engine; the reference engine (valijson)
 // must reject the same value with a violation at or above the same place.
@@ -97,7 +97,7 @@ void rename(Value& object, const std::string& from, const std::string& to) {
   }
 }
 
-// A legacy-profile document: every forward entry carries is_recompute (dump-format.md §0).
+// A legacy-profile document: every forward entry carries is_recompute (docs/format.md §0).
 Value legacy_dump() {
   Value v = pytorch_dump();
   for (auto& m : v.as_object())

@@ -1,6 +1,6 @@
 #pragma once
-// Helpers of the schema tests: the sample files (shared/samples) with the schema each must
-// validate against, and parsing.
+// Helpers of the schema tests: the real msprobe files (testdata/msprobe) with the schema each
+// must validate against, and parsing.
 
 #include <doctest/doctest.h>
 
@@ -19,20 +19,20 @@ struct SampleFile {
   std::string schema;  // "dump-pytorch-current", "stack", ...
 };
 
-// Every dump.json / stack.json / construct.json under the samples directory (sorted), with
-// its schema: msprobe-legacy/ is the PyTorch legacy profile, msprobe-current/ the current one.
-// Empty when the samples are absent.
+// Every dump.json / stack.json / construct.json under testdata/msprobe (sorted), with its
+// schema: legacy/ is the PyTorch legacy profile, current/ the current one. Fails the test when
+// the directory is missing.
 inline std::vector<SampleFile> sample_files() {
   std::vector<SampleFile> out;
   const auto root = msdump::testing::samples_dir();
-  if (!std::filesystem::is_directory(root)) return out;
+  REQUIRE_MESSAGE(std::filesystem::is_directory(root), root.string() << " is missing");
   for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
     if (!e.is_regular_file()) continue;
     const std::string name = e.path().filename().string();
-    const std::string path = e.path().string();
+    const bool legacy = *e.path().lexically_relative(root).begin() == "legacy";
     std::string schema;
     if (name == "dump.json") {
-      schema = path.find("msprobe-legacy") != std::string::npos ? "dump-pytorch-legacy" : "dump-pytorch-current";
+      schema = legacy ? "dump-pytorch-legacy" : "dump-pytorch-current";
     } else if (name == "stack.json") {
       schema = "stack";
     } else if (name == "construct.json") {

@@ -3,8 +3,8 @@
 
   cut_legacy.py SRC_DIR OUT_DIR [N]
 
-SRC_DIR is /work/shared/samples/msprobe-legacy/step0/proc2016 (dump.json, stack.json,
-construct.json). OUT_DIR receives:
+SRC_DIR is testdata/msprobe/legacy/step0/proc2016 (dump.json, stack.json, construct.json).
+OUT_DIR receives:
   dump.json       the header and the first N entries of "data", unchanged;
   construct.json  the nodes of the kept entries and of their ancestors (so every parent is a node);
   stack.json      the stack groups restricted to kept entries (groups left empty are dropped,
