@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
-          libcli11-dev libsimdjson-dev xtensor-dev libxsimd-dev libspdlog-dev libfmt-dev doctest-dev
+          libcli11-dev libxsimd-dev xtl-dev libspdlog-dev libfmt-dev doctest-dev
           libvalijson-dev
           python3 python3-numpy)
 for arg in "$@"; do
