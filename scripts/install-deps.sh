@@ -2,8 +2,8 @@
 # Installs everything msdump needs to build and test, from Debian packages. Idempotent: packages
 # already present are left alone, so a second run costs one dpkg query.
 #   --with-torch      also the fixture generator's python3-torch + python3-numpy (testdata/gen/)
-#   --with-scheduler  also munge, Slurm (slurmctld, slurmd, slurm-client) and GNU parallel, for
-#                     the tests that run the README's sharding examples (tests/scheduler/)
+#   --with-scheduler  also munge, Slurm (slurmctld, slurmd, slurm-client), GNU parallel and
+#                     python3-yaml, for the tests of the README's sharding examples (tests/scheduler/)
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
@@ -15,7 +15,7 @@ for arg in "$@"; do
     --with-torch) packages+=(python3-torch) ;;
     --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --with-bench) packages+=(hyperfine python3-numpy) ;;
-    --with-scheduler) packages+=(munge slurmctld slurmd slurm-client parallel) ;;
+    --with-scheduler) packages+=(munge slurmctld slurmd slurm-client parallel python3-yaml) ;;
     *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done
