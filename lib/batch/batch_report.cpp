@@ -29,6 +29,52 @@ Result<std::uint64_t> count_at(const Value& obj, std::string_view key, const std
   return static_cast<std::uint64_t>(v->as_int());
 }
 
+void write_item(pyjson::JsonWriter& w, const WorkItem& item, const ItemOutcome& o) {
+  w.begin_object();
+  w.key("key"); w.value(item.key);
+  w.key("input"); w.value(item.input);
+  w.key("step"); w.value(item.step);
+  w.key("rank"); w.value(item.rank);
+  w.key("status"); w.value(to_string(o.status));
+  w.key("message"); w.value(o.message);
+  w.key("output"); w.value(o.output);
+  w.key("entries"); w.value(o.entries);
+  w.key("tensors"); w.value(o.tensors);
+  w.key("errors"); w.value(o.errors);
+  w.key("warnings"); w.value(o.warnings);
+  w.key("details");
+  w.begin_array();
+  for (const auto& d : o.details) w.value(d);
+  w.end_array();
+  w.end_object();
+}
+
+// "summary": items per status and the totals.
+void write_summary(pyjson::JsonWriter& w, const BatchReport& r) {
+  std::uint64_t counts[4] = {0, 0, 0, 0};
+  std::uint64_t entries = 0, tensors = 0, errors = 0, warnings = 0;
+  for (const auto& [item, o] : r.items) {
+    ++counts[static_cast<int>(o.status)];
+    entries += o.entries;
+    tensors += o.tensors;
+    errors += o.errors;
+    warnings += o.warnings;
+  }
+  w.key("summary");
+  w.begin_object();
+  w.key("items"); w.value(static_cast<std::uint64_t>(r.items.size()));
+  for (auto s : k_statuses) {
+    w.key(to_string(s));
+    w.value(counts[static_cast<int>(s)]);
+  }
+  w.key("entries"); w.value(entries);
+  w.key("tensors"); w.value(tensors);
+  w.key("errors"); w.value(errors);
+  w.key("warnings"); w.value(warnings);
+  w.key("clean"); w.value(r.clean());
+  w.end_object();
+}
+
 Result<BatchReport::Item> item_from_json(const Value& v, const std::string& where) {
   if (!v.is_object()) return invalid_input(where + ": expected an object");
   BatchReport::Item it;
@@ -92,8 +138,6 @@ Verdict verdict(const BatchReport& r) {
 Result<std::string> to_json(const BatchReport& r) {
   std::string out;
   pyjson::JsonWriter w(out);
-  std::uint64_t counts[4] = {0, 0, 0, 0};
-  std::uint64_t entries = 0, tensors = 0, errors = 0, warnings = 0;
   w.begin_object();
   w.key("msdump_batch_report"); w.value(k_report_version);
   w.key("command"); w.value(r.command);
@@ -106,44 +150,9 @@ Result<std::string> to_json(const BatchReport& r) {
   w.key("shard"); w.value(fmt::format("{}/{}", r.shard.index, r.shard.count));
   w.key("items");
   w.begin_array();
-  for (const auto& [item, o] : r.items) {
-    w.begin_object();
-    w.key("key"); w.value(item.key);
-    w.key("input"); w.value(item.input);
-    w.key("step"); w.value(item.step);
-    w.key("rank"); w.value(item.rank);
-    w.key("status"); w.value(to_string(o.status));
-    w.key("message"); w.value(o.message);
-    w.key("output"); w.value(o.output);
-    w.key("entries"); w.value(o.entries);
-    w.key("tensors"); w.value(o.tensors);
-    w.key("errors"); w.value(o.errors);
-    w.key("warnings"); w.value(o.warnings);
-    w.key("details");
-    w.begin_array();
-    for (const auto& d : o.details) w.value(d);
-    w.end_array();
-    w.end_object();
-    ++counts[static_cast<int>(o.status)];
-    entries += o.entries;
-    tensors += o.tensors;
-    errors += o.errors;
-    warnings += o.warnings;
-  }
+  for (const auto& [item, o] : r.items) write_item(w, item, o);
   w.end_array();
-  w.key("summary");
-  w.begin_object();
-  w.key("items"); w.value(static_cast<std::uint64_t>(r.items.size()));
-  for (auto s : k_statuses) {
-    w.key(to_string(s));
-    w.value(counts[static_cast<int>(s)]);
-  }
-  w.key("entries"); w.value(entries);
-  w.key("tensors"); w.value(tensors);
-  w.key("errors"); w.value(errors);
-  w.key("warnings"); w.value(warnings);
-  w.key("clean"); w.value(r.clean());
-  w.end_object();
+  write_summary(w, r);
   w.end_object();
   if (auto f = w.finish(); !f) return f.error();
   return out;
