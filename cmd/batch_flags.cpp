@@ -40,7 +40,8 @@ void add_batch_flags(CLI::App& sub, BatchFlags& f, const std::string& inputs_hel
   sub.add_option("-j,--jobs", f.jobs, "Items processed in parallel (default: number of cores)")->check(jobs_validator());
   sub.add_option("--shard", f.shard, "Process only shard K of N of the sorted work list (K/N, 0-based), "
                                      "e.g. --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT");
-  sub.add_option("--batch-report", f.batch_report, "Write the batch's JSON report here (merge shards with 'msdump report merge')");
+  sub.add_option("--batch-report", f.batch_report, "Write the batch's JSON report here, with its shard and run (the directory is created if "
+                     "missing); merge all shards' reports with 'msdump report merge'");
   sub.add_flag("--quiet", f.quiet, "No progress and no summary table; problems only");
   sub.add_flag("--exit-zero-on-findings", f.exit_zero_on_findings,
                "Exit 0 when the batch ran but found problems, so a scheduler records the task as done; the "
