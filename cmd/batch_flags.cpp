@@ -4,6 +4,7 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -12,15 +13,40 @@
 #include "core/atomic_file.h"
 
 namespace msdump::cli {
+namespace {
+
+// --jobs with a clear message for the usual mistake: `--jobs $VAR` with VAR unset, which makes
+// the next flag (or nothing) its value.
+CLI::Validator jobs_validator() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        int n = -1;
+        auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+        if (ec == std::errc() && end == value.data() + value.size() && n >= 0 && n <= 1024) return "";
+        return fmt::format("expected a number of items from 0 to 1024 (0: one per core), got '{}'{}", value,
+                           value.empty() || value.starts_with('-')
+                               ? "; if it came from a variable such as $SLURM_CPUS_PER_TASK, that variable is unset "
+                                 "(Slurm sets it only for jobs that ask for --cpus-per-task)"
+                               : "");
+      },
+      "0..1024");
+}
+
+}  // namespace
 
 void add_batch_flags(CLI::App& sub, BatchFlags& f, const std::string& inputs_help) {
   sub.add_option("inputs", f.inputs, inputs_help);
   sub.add_option("--inputs-from", f.inputs_from, "Read input paths from this file, one per line ('-': stdin)");
-  sub.add_option("-j,--jobs", f.jobs, "Items processed in parallel (default: number of cores)")->check(CLI::Range(0, 1024));
+  sub.add_option("-j,--jobs", f.jobs, "Items processed in parallel (default: number of cores)")->check(jobs_validator());
   sub.add_option("--shard", f.shard, "Process only shard K of N of the sorted work list (K/N, 0-based), "
                                      "e.g. --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT");
-  sub.add_option("--batch-report", f.batch_report, "Write the batch's JSON report here (merge shards with 'msdump report merge')");
+  sub.add_option("--batch-report", f.batch_report, "Write the batch's JSON report here, with its shard and run (the directory is created if "
+                     "missing); merge all shards' reports with 'msdump report merge'");
   sub.add_flag("--quiet", f.quiet, "No progress and no summary table; problems only");
+  sub.add_flag("--exit-zero-on-findings", f.exit_zero_on_findings,
+               "Exit 0 when the batch ran but found problems, so a scheduler records the task as done; the "
+               "--batch-report (and its merge, whose exit code is the verdict) still carries the findings. "
+               "Items that could not be processed still exit 2");
 }
 
 Result<batch::BatchOptions> batch_options(const BatchFlags& f) {
@@ -45,6 +71,8 @@ Result<batch::BatchOptions> batch_options(const BatchFlags& f) {
     if (!s) return s.error();
     o.shard = *s;
   }
+  if (!f.batch_report.empty())
+    if (auto p = prepare_output_file(f.batch_report); !p) return p.error();
   o.progress = f.quiet ? batch::ProgressStyle::none : ::isatty(2) ? batch::ProgressStyle::bar : batch::ProgressStyle::lines;
   o.progress_out = &std::cerr;
   return o;
@@ -57,16 +85,21 @@ int finish_batch(const BatchFlags& f, const batch::BatchReport& report) {
     if (auto w = write_file_atomic(f.batch_report, *json, Overwrite::yes); !w) return print_error(w.error());
   }
   if (!f.quiet && report.items.size() > 1) batch::print_summary_table(report, std::cout);
-  int rc = k_exit_ok;
-  for (const auto& it : report.items) {
-    if (it.outcome.status == batch::ItemStatus::failed) {
+  for (const auto& it : report.items)
+    if (it.outcome.status == batch::ItemStatus::failed)
       fmt::print(stderr, "msdump: error: {}: {}\n", it.item.key, it.outcome.message);
-      rc = k_exit_usage;
-    } else if (it.outcome.status == batch::ItemStatus::findings && rc == k_exit_ok) {
-      rc = k_exit_findings;
-    }
+  const auto v = batch::verdict(report);
+  if (v == batch::Verdict::findings && f.exit_zero_on_findings) return k_exit_ok;
+  return verdict_exit_code(v);
+}
+
+int verdict_exit_code(batch::Verdict verdict) {
+  switch (verdict) {
+    case batch::Verdict::clean: return k_exit_ok;
+    case batch::Verdict::findings: return k_exit_findings;
+    case batch::Verdict::failed: return k_exit_usage;
   }
-  return rc;
+  return k_exit_internal;
 }
 
 }  // namespace msdump::cli

@@ -37,6 +37,8 @@ int run_verify(VerifyCommand& cmd) {
   for (const auto& k : cmd.warn_only) o.warn_only.push_back(*verify::finding_kind_from_string(k));
   auto bo = batch_options(cmd.batch);
   if (!bo) return print_error(bo.error());
+  if (!cmd.output.empty())
+    if (auto p = prepare_output_file(cmd.output); !p) return print_error(p.error());
   if (cmd.format != "text" || !cmd.output.empty()) bo->progress = batch::ProgressStyle::none;
   auto result = batch::verify_batch({*bo, o, !cmd.no_cross_rank});
   if (!result) return print_error(result.error());

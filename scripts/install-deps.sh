@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs everything msdump needs to build and test, from Debian packages. Idempotent: packages
 # already present are left alone, so a second run costs one dpkg query.
-#   --with-torch   also the fixture generator's python3-torch + python3-numpy (testdata/gen/)
+#   --with-torch      also the fixture generator's python3-torch + python3-numpy (testdata/gen/)
+#   --with-scheduler  also munge, Slurm (slurmctld, slurmd, slurm-client), GNU parallel and
+#                     python3-yaml, for the tests of the README's sharding examples (tests/scheduler/)
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
@@ -13,6 +15,7 @@ for arg in "$@"; do
     --with-torch) packages+=(python3-torch) ;;
     --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --with-bench) packages+=(hyperfine python3-numpy) ;;
+    --with-scheduler) packages+=(munge slurmctld slurmd slurm-client parallel python3-yaml) ;;
     *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done

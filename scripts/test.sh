@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The README's test command (and CI's): installs dependencies, builds with warnings as errors,
 # runs every test (unit, CLI golden, convert goldens, sample acceptance, verify mutations, crash
-# safety), builds again with ASan+UBSan (-O2 -g, warnings not fatal there: at -O2 with sanitizers
-# g++ 12 reports maybe-uninitialized inside libstdc++'s std::regex) and re-runs
-# the unit tests, then runs each libFuzzer
-# target for MSDUMP_FUZZ_SECONDS (default 60) from its committed corpus.
+# safety, and the README's Slurm and GNU parallel examples, which start a one-node Slurm cluster
+# on localhost and so need root), builds again with ASan+UBSan (-O2 -g, warnings not fatal
+# there: at -O2 with sanitizers g++ 12 reports maybe-uninitialized inside libstdc++'s std::regex)
+# and re-runs the unit tests, then runs each libFuzzer target for MSDUMP_FUZZ_SECONDS (default
+# 60) from its committed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --with-fuzz --with-torch
+scripts/install-deps.sh --with-fuzz --with-torch --with-scheduler
 BUILD_DIR=build scripts/build.sh -DMSDUMP_WERROR=ON
 (cd build && ctest --output-on-failure)
 BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo scripts/build.sh -DMSDUMP_SANITIZE=ON -DMSDUMP_BENCH=OFF

@@ -12,13 +12,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<WorkItem> work_list(const BatchOptions& o, Result<void>& error) {
+// The items this process works on, and the report's header: the run (the whole work list,
+// before sharding, and `options`) and the shard.
+std::vector<WorkItem> work_list(const BatchOptions& o, std::string options, BatchReport& report, Result<void>& error) {
   auto items = discover(o.roots);
   if (!items) {
     error = items.error();
     return {};
   }
-  return o.shard ? select_shard(*items, *o.shard) : std::move(*items);
+  report.run = identify_run(*items, std::move(options));
+  if (!o.shard) return std::move(*items);
+  report.shard = *o.shard;
+  return select_shard(*items, *o.shard);
 }
 
 std::ostream& progress_stream(const BatchOptions& o) { return o.progress_out != nullptr ? *o.progress_out : std::cerr; }
@@ -65,10 +70,10 @@ std::string output_dir_for(const WorkItem& item, const std::vector<std::string>&
 
 Result<ConvertBatchResult> convert_batch(const ConvertBatchOptions& o) {
   Result<void> error;
-  auto items = work_list(o.batch, error);
-  if (!error) return error.error();
   ConvertBatchResult result;
   result.report.command = "convert";
+  auto items = work_list(o.batch, result_options(o.convert), result.report, error);
+  if (!error) return error.error();
   result.converts.resize(items.size());
   Progress progress(progress_stream(o.batch), progress_style(o.batch, items.size()), items.size());
   auto outcomes = run_batch(items, o.batch.jobs, [&](const WorkItem& item, std::size_t index) {
@@ -152,10 +157,10 @@ void check_cross_rank(const std::vector<WorkItem>& items, std::vector<verify::Ve
 
 Result<VerifyBatchResult> verify_batch(const VerifyBatchOptions& o) {
   Result<void> error;
-  auto items = work_list(o.batch, error);
-  if (!error) return error.error();
   VerifyBatchResult result;
   result.report.command = "verify";
+  auto items = work_list(o.batch, result_options(o.verify, o.cross_rank), result.report, error);
+  if (!error) return error.error();
   result.verifies.resize(items.size());
   Progress progress(progress_stream(o.batch), progress_style(o.batch, items.size()), items.size());
   auto outcomes = run_batch(items, o.batch.jobs, [&](const WorkItem& item, std::size_t index) {

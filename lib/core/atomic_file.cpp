@@ -132,6 +132,20 @@ Result<void> write_file_atomic(const std::string& path, std::string_view bytes, 
   return (*f)->commit();
 }
 
+Result<void> prepare_output_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return io_error(fmt::format("'{}' is a directory", path));
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  fs::create_directories(dir, ec);
+  if (ec) return io_error(fmt::format("cannot create directory '{}' for '{}': {}", dir.string(), path, ec.message()));
+  if (!fs::is_directory(dir, ec)) return io_error(fmt::format("'{}' (for '{}') is not a directory", dir.string(), path));
+  if (::access(dir.c_str(), W_OK) != 0)
+    return io_error(fmt::format("cannot write to directory '{}': {}", dir.string(), std::strerror(errno)));
+  return {};
+}
+
 void remove_stale_temporaries(const std::string& dir) {
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {

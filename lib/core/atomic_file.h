@@ -55,6 +55,11 @@ class AtomicFile {
 // Writes `bytes` to `path` atomically in one call.
 Result<void> write_file_atomic(const std::string& path, std::string_view bytes, Overwrite overwrite);
 
+// Makes sure an output file can be written before any work is done: creates the missing
+// directories above `path`, and fails (naming the directory) when one cannot be created, is not
+// writable, or `path` is itself a directory.
+Result<void> prepare_output_file(const std::string& path);
+
 // Removes stale "*.msdump-tmp-*" files left in `dir` by a killed process (not recursive).
 void remove_stale_temporaries(const std::string& dir);
 

@@ -26,34 +26,47 @@ BatchReport::Item item(const std::string& key, ItemStatus status, std::uint64_t 
 }  // namespace
 
 TEST_SUITE("msdump::batch") {
-  TEST_CASE("the JSON report round-trips and merging shards equals the whole run") {
-    BatchReport whole{"verify", {item("r/step0/rank0", ItemStatus::ok, 3), item("r/step0/rank1", ItemStatus::findings, 3),
-                                 item("r/step0/rank2", ItemStatus::ok, 3)}};
-    BatchReport a{"verify", {whole.items[0], whole.items[2]}};
-    BatchReport b{"verify", {whole.items[1]}};
-    auto ja = to_json(a), jb = to_json(b), jw = to_json(whole);
-    REQUIRE(ja);
-    REQUIRE(jb);
-    REQUIRE(jw);
-    auto ra = report_from_json(*ja, "a.json"), rb = report_from_json(*jb, "b.json");
-    REQUIRE(ra);
-    REQUIRE(rb);
-    auto merged = merge_reports({*rb, *ra});
-    REQUIRE(merged);
-    auto jm = to_json(*merged);
-    REQUIRE(jm);
-    CHECK(*jm == *jw);
-    CHECK_FALSE(merged->clean());
+  TEST_CASE("the JSON report round-trips with its run and shard") {
+    BatchReport r{"verify", {3, "fnv1a64:00000000000000ab", "--no-tensors"}, {2, 4},
+                  {item("r/step0/rank0", ItemStatus::ok, 3), item("r/step0/rank1", ItemStatus::findings, 3)}};
+    auto j = to_json(r);
+    REQUIRE(j);
+    CHECK(j->find("\"run\": {\n  \"items\": 3,\n  \"inputs\": \"fnv1a64:00000000000000ab\",\n  \"options\": "
+                  "\"--no-tensors\"\n },\n \"shard\": \"2/4\",") != std::string::npos);
+    auto back = report_from_json(*j, "r.json");
+    REQUIRE(back);
+    CHECK(back->run == r.run);
+    CHECK(back->shard.index == 2);
+    CHECK(back->shard.count == 4);
+    REQUIRE(back->items.size() == 2);
+    CHECK(back->items[1].outcome.details == r.items[1].outcome.details);
+    auto again = to_json(*back);
+    REQUIRE(again);
+    CHECK(*again == *j);
   }
-  TEST_CASE("merging refuses overlapping shards and mixed commands") {
-    BatchReport a{"convert", {item("x", ItemStatus::ok, 1)}};
-    auto dup = merge_reports({a, a});
-    REQUIRE_FALSE(dup);
-    CHECK(dup.error().message == "'x' appears in more than one report (overlapping shards?)");
-    BatchReport v{"verify", {}};
-    auto mixed = merge_reports({a, v});
-    REQUIRE_FALSE(mixed);
-    CHECK(mixed.error().message == "cannot merge a convert report with a verify report");
+  TEST_CASE("the verdict: failed before findings before clean") {
+    BatchReport r{"convert", {}, {}, {item("a", ItemStatus::ok, 1), item("b", ItemStatus::skipped, 0)}};
+    CHECK(verdict(r) == Verdict::clean);
+    r.items.push_back(item("c", ItemStatus::findings, 1));
+    CHECK(verdict(r) == Verdict::findings);
+    r.items.push_back(item("d", ItemStatus::failed, 0));
+    CHECK(verdict(r) == Verdict::failed);
+  }
+  TEST_CASE("a report without its shard and run (version 1) is refused with the reason") {
+    auto r = report_from_json("{\"msdump_batch_report\": 1, \"command\": \"verify\", \"items\": []}", "old.json");
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message == "old.json: /msdump_batch_report: expected version 2 (a report without its shard and run, "
+                               "from an older msdump, cannot be merged: run the shards again)");
+  }
+  TEST_CASE("a bad shard or run names the JSON path") {
+    const std::string head = "{\"msdump_batch_report\": 2, \"command\": \"verify\", ";
+    auto bad_shard = report_from_json(head + "\"run\": {\"items\": 0, \"inputs\": \"\", \"options\": \"\"}, "
+                                             "\"shard\": \"4/4\", \"items\": []}", "s.json");
+    REQUIRE_FALSE(bad_shard);
+    CHECK(bad_shard.error().message == "s.json: /shard: expected \"K/N\" with 0 <= K < N, got \"4/4\"");
+    auto bad_run = report_from_json(head + "\"run\": {\"items\": -1}, \"shard\": \"0/1\", \"items\": []}", "s.json");
+    REQUIRE_FALSE(bad_run);
+    CHECK(bad_run.error().message == "s.json: /run/items: expected a non-negative integer");
   }
   TEST_CASE("a file that is not a batch report is named") {
     auto r = report_from_json("{\"findings\": []}", "x.json");
@@ -61,7 +74,7 @@ TEST_SUITE("msdump::batch") {
     CHECK(r.error().message == "x.json: not an msdump batch report (written by --batch-report)");
   }
   TEST_CASE("the summary table has one row per item and a total") {
-    BatchReport r{"convert", {item("r/step0/rank0", ItemStatus::ok, 3), item("r/step0/rank1", ItemStatus::failed, 0)}};
+    BatchReport r{"convert", {}, {}, {item("r/step0/rank0", ItemStatus::ok, 3), item("r/step0/rank1", ItemStatus::failed, 0)}};
     r.items[1].outcome.message = "cannot open";
     std::ostringstream out;
     print_summary_table(r, out);

@@ -47,6 +47,22 @@ TEST_SUITE("msdump::core") {
     REQUIRE_FALSE(d);
     CHECK(d.error().message == "'" + dir.path().string() + "' is a directory");
   }
+  TEST_CASE("an output file's missing directories are created before the work; a bad place fails early") {
+    testing::TempDir dir;
+    const auto nested = (dir / "reports" / "run42" / "shard-0.json").string();
+    REQUIRE(prepare_output_file(nested));
+    CHECK(fs::is_directory(dir / "reports" / "run42"));
+    CHECK_FALSE(fs::exists(nested));
+    REQUIRE(prepare_output_file(nested));  // already there: fine (shards race to create it)
+    REQUIRE(write_file_atomic(nested, "{}", Overwrite::yes));
+    auto under_file = prepare_output_file(nested + "/x.json");
+    REQUIRE_FALSE(under_file);
+    CHECK(under_file.error().message.starts_with("cannot create directory '" + nested + "' for '" + nested + "/x.json': "));
+    auto is_dir = prepare_output_file((dir / "reports").string());
+    REQUIRE_FALSE(is_dir);
+    CHECK(is_dir.error().message == "'" + (dir / "reports").string() + "' is a directory");
+    CHECK(prepare_output_file("plain-name-in-cwd.json"));
+  }
   TEST_CASE("existing outputs are kept unless overwrite is asked for") {
     testing::TempDir dir;
     const auto p = (dir / "out.json").string();
