@@ -44,7 +44,8 @@ int run_anomalies(AnomaliesCommand& cmd) {
     // The verdicts still go to the terminal (unless --quiet), so a CI log shows them.
     if (!cmd.batch.quiet)
       for (const auto& d : result->dumps) fmt::print("{}: {}\n", d.dump.file, anomalies::summary_line(d.dump.analysis));
-  } else {
+  } else if (!result->dumps.empty() || format != report::ReportFormat::text) {
+    // (Nothing could be scanned: the errors below say why; json and junit still give a document.)
     anomalies::render(result->dumps, result->summary, format, std::cout, ro);
   }
   BatchFlags flags = cmd.batch;

@@ -16,9 +16,17 @@ std::string_view local_pointer(const std::string& pointer, std::size_t prefix_si
   return std::string_view(pointer).substr(std::min(prefix_size, pointer.size()));
 }
 
+// "NaN", "+Inf and -Inf", ...
+std::string readable(const NonFinite& n) {
+  std::string s;
+  for (auto [on, name] : {std::pair{n.nan, "NaN"}, std::pair{n.pos_inf, "+Inf"}, std::pair{n.neg_inf, "-Inf"}})
+    if (on) s += s.empty() ? name : fmt::format(" and {}", name);
+  return s;
+}
+
 std::string leaf_values(const LeafNote& l) {
   if (l.counts) return describe_counts(*l.counts);
-  return fmt::format("{} by its statistics", kind_name(l.values));
+  return fmt::format("{} {}", l.is_tensor ? "Max/Min say" : "value", readable(l.values));
 }
 
 std::string outputs_text(const EntryScan& e, std::size_t prefix) {
@@ -83,7 +91,7 @@ void OriginTracker::nonfinite_outputs(const EntryScan& e, Chain& chain) {
     chain.source = push(e, Role::argument, *e.argument,
                         fmt::format("{} from the non-finite non-tensor input {} ({}): put there on purpose, not an origin",
                                     outputs_text(e, prefix), local_pointer(e.argument->pointer, prefix),
-                                    kind_name(e.argument->values)));
+                                    readable(e.argument->values)));
     return;
   }
   if (!from_inputs) {

@@ -17,7 +17,7 @@ It rewrites, deterministically, testdata/anomalies/:
                         gradients) and sqrt at 0 (an inf gradient)
   fp16_warnings/        float16 outputs at 65504 and a float16 Norm/Mean overflow: warnings only
   tree/step<S>/rank<R>/ two steps of two ranks; only rank 1 of step 1 divides by zero
-  expected.json         the origins each dump must give (tests/golden/run_anomaly_fixtures.py)
+The origins each dump must give are asserted by tests/golden/run_anomaly_fixtures.py.
 
 The recorder below is a small stand-in for msprobe's hooks: API calls go through `api()` (entry
 "<Prefix>.<op>.<N>.forward", inserted when the call starts, the output added when it returns,
