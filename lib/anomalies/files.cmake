@@ -20,4 +20,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/anomalies/module_tree_test.cpp
   tests/anomalies/nested_origins_test.cpp
   tests/anomalies/tree_summary_test.cpp
-  tests/anomalies/dump_scan_test.cpp)
+  tests/anomalies/dump_scan_test.cpp
+  tests/anomalies/anomaly_report_test.cpp)
