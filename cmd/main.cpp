@@ -17,6 +17,7 @@ using msdump::cli::Subcommand;
 constexpr std::array k_subcommands = {
     Subcommand{"convert", msdump::cli::add_convert_command},
     Subcommand{"verify", msdump::cli::add_verify_command},
+    Subcommand{"anomalies", msdump::cli::add_anomalies_command},
     Subcommand{"stats", msdump::cli::add_stats_command},
     Subcommand{"report", msdump::cli::add_report_command},
     Subcommand{"schema", msdump::cli::add_schema_command},

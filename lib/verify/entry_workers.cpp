@@ -34,11 +34,11 @@ struct EntryWorkers::Chunk {
 
 // One thread's tools for checking entries.
 struct EntryWorkers::Checker {
-  Checker(SchemaCheck s, const std::vector<FindingKind>& warn_only, const std::string& file)
+  Checker(std::optional<SchemaCheck> s, const std::vector<FindingKind>& warn_only, const std::string& file)
       : schema(std::move(s)), sink(warn_only, 0) {
     sink.set_location(file, 0);
   }
-  SchemaCheck schema;
+  std::optional<SchemaCheck> schema;  // (none with an EntryVisit)
   pyjson::JsonCursor cursor{pyjson::ReadOptions{.note_duplicate_keys = true, .exact_capacity = false}};
   pyjson::TreeArena arena;  // the arrays and objects of the entry being checked
   FindingSink sink;  // collects one entry's findings at a time
@@ -46,8 +46,9 @@ struct EntryWorkers::Checker {
   pyjson::Value value;
 };
 
-EntryWorkers::EntryWorkers(const ByteSource& source, std::string file, int threads, std::vector<FindingKind> warn_only)
-    : m_source(source), m_file(std::move(file)), m_warn_only(std::move(warn_only)) {
+EntryWorkers::EntryWorkers(const ByteSource& source, std::string file, int threads, std::vector<FindingKind> warn_only,
+                           EntryVisit visit)
+    : m_source(source), m_file(std::move(file)), m_warn_only(std::move(warn_only)), m_visit(std::move(visit)) {
   const int extra = std::max(0, threads - 2);
   m_capacity = k_chunks_in_flight + 2 * static_cast<std::size_t>(extra);
   m_reader = std::thread([this] { read(); });
@@ -87,7 +88,9 @@ EntryWorkers::Chunk* EntryWorkers::claim_locked() {
 
 void EntryWorkers::process(Chunk& chunk, std::unique_ptr<Checker>& checker) {
   bool failed = false;
-  if (!checker) {
+  if (!checker && m_visit) {
+    checker = std::make_unique<Checker>(std::nullopt, m_warn_only, m_file);
+  } else if (!checker) {
     // (The compiled schema is shared by the process: this costs a lookup, not a compilation.)
     auto schema = SchemaCheck::create(m_framework, m_profile);
     if (schema) checker = std::make_unique<Checker>(std::move(*schema), m_warn_only, m_file);
@@ -116,11 +119,17 @@ void EntryWorkers::process(Chunk& chunk, std::unique_ptr<Checker>& checker) {
       out.name = std::move(e.name);
       out.name_hash = DumpNames::hash_of(out.name);
       out.line = e.line;
+      if (m_visit) {
+        m_visit(out.name, v, out);
+        v = pyjson::Value();
+        k.arena.reset();
+        continue;
+      }
       k.sink.set_line(e.line);
       k.pointer.assign("/data");
       dump::append_pointer_token(k.pointer, out.name);
       // What the one-thread pass runs per entry, in the same order (verify.cpp).
-      k.schema.check(out.name, v, k.sink);
+      k.schema->check(out.name, v, k.sink);
       check_entry(out.name, v, m_ctx, k.pointer, k.sink, &out.leaves, !duplicate_keys);
       out.has_input_args = v.find("input_args") != nullptr;
       if (!k.sink.findings().empty()) {

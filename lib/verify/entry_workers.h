@@ -14,10 +14,16 @@
 // does not parse to its last byte, a second "data" object. next() then fails, and the caller
 // verifies the file again one entry at a time (EventPipe), whose messages are the reference
 // (docs/ARCHITECTURE.md, "verify"). Memory stays bounded: at most k_chunks_in_flight chunks.
+//
+// Other passes over the entries (anomalies) give an EntryVisit instead: the threads then run
+// it on each parsed entry in place of verify's checks, and it leaves its result in
+// CheckedEntry::payload.
 
+#include <any>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -42,7 +48,12 @@ struct CheckedEntry {
   std::vector<Finding> findings;   // schema findings, then the entry checks', in order
   std::uint64_t leaves = 0;        // tensor and ndarray leaves
   bool has_input_args = false;
+  std::any payload;                // what an EntryVisit left (verify's checks leave none)
 };
+
+// Runs on the worker threads, several at once: must be safe to call concurrently. Gets the
+// entry's name and parsed value and fills `out.payload`.
+using EntryVisit = std::function<void(const std::string& name, const pyjson::Value& entry, CheckedEntry& out)>;
 
 // What next() yields: a top-level event (member, data_begin, data_end) or a checked entry.
 struct WorkerItem {
@@ -59,8 +70,9 @@ class EntryWorkers {
   static constexpr std::size_t k_read_window_bytes = 1 << 20;  // the reader's file window (grows for bigger entries)
 
   // `file` goes into each finding; `threads` >= 2 counts the reader and the caller (more add
-  // workers); `warn_only` as FindingSink's.
-  EntryWorkers(const ByteSource& source, std::string file, int threads, std::vector<FindingKind> warn_only);
+  // workers); `warn_only` as FindingSink's. With `visit`, it runs instead of verify's checks.
+  EntryWorkers(const ByteSource& source, std::string file, int threads, std::vector<FindingKind> warn_only,
+               EntryVisit visit = {});
   ~EntryWorkers();  // stops and joins the threads
   EntryWorkers(const EntryWorkers&) = delete;
   EntryWorkers& operator=(const EntryWorkers&) = delete;
@@ -91,6 +103,7 @@ class EntryWorkers {
   const ByteSource& m_source;
   std::string m_file;
   std::vector<FindingKind> m_warn_only;
+  EntryVisit m_visit;
   std::size_t m_capacity;
 
   std::mutex m_mutex;
