@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <iostream>
 
+#include "batch/run_identity.h"
+
 namespace msdump::anomalies {
 namespace {
 
@@ -21,11 +23,30 @@ batch::ItemOutcome outcome_of(const DumpAnomalies& d, bool strict) {
   return out;
 }
 
+// The options that change an item's result, as flags, for the batch report's run identity
+// (batch/run_identity.h): shards of one run must agree on them.
+std::string result_options(const TreeScanOptions& o) {
+  std::string f;
+  auto add = [&](std::string_view flag, std::string_view value = {}) {
+    f += (f.empty() ? "" : " ") + std::string(flag);
+    if (!value.empty()) f += fmt::format(" '{}'", value);
+  };
+  if (o.scan.tensors) add("--tensors", *o.scan.tensors);
+  if (!o.scan.use_tensors) add("--no-tensors");
+  if (o.scan.overflow_fraction != 1.0) add("--overflow-fraction", fmt::format("{}", o.scan.overflow_fraction));
+  if (o.strict) add("--strict");
+  return f;
+}
+
 }  // namespace
 
 Result<TreeScanResult> scan_tree(const TreeScanOptions& o) {
   auto found = batch::discover(o.batch.roots);
   if (!found) return found.error();
+  TreeScanResult result;
+  result.report.command = "anomalies";
+  result.report.run = batch::identify_run(*found, result_options(o));
+  if (o.batch.shard) result.report.shard = *o.batch.shard;
   const auto items = o.batch.shard ? batch::select_shard(*found, *o.batch.shard) : std::move(*found);
   std::vector<std::optional<DumpAnomalies>> scanned(items.size());
   std::ostream& progress_out = o.batch.progress_out != nullptr ? *o.batch.progress_out : std::cerr;
@@ -45,8 +66,6 @@ Result<TreeScanResult> scan_tree(const TreeScanOptions& o) {
     return out;
   }, progress);
 
-  TreeScanResult result;
-  result.report.command = "anomalies";
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (scanned[i])
       result.dumps.push_back({items[i].key, items[i].group, number_suffix(items[i].step), number_suffix(items[i].rank),
