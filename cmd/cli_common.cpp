@@ -45,6 +45,13 @@ void add_profile_option(CLI::App& sub, std::optional<Profile>& target) {
   add_enum_option<Profile>(sub, "--profile", target, k_profile_help, profile_from_string,
                            {Profile::current, Profile::legacy});
 }
+void add_profile_auto_option(CLI::App& sub, std::optional<Profile>& target) {
+  sub.add_option_function<std::string>(
+         "--profile", [&target](const std::string& s) { target = profile_from_string(s); },
+         "Format profile the dump is held to: auto (default: decided from the forms in the whole file; a file "
+         "mixing two generations is a finding), current (msprobe master) or legacy (released builds up to 8.x)")
+      ->check(CLI::IsMember({"auto", "current", "legacy"}));
+}
 void add_summary_mode_option(CLI::App& sub, SummaryMode& target) {
   add_enum_option<SummaryMode>(sub, "--summary-mode", target, k_summary_help, summary_mode_from_string,
                                {SummaryMode::statistics, SummaryMode::md5, SummaryMode::xor_checksum});
