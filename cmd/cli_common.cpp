@@ -16,7 +16,7 @@ int print_error(const Error& error) {
 
 namespace {
 
-const char* k_profile_help = "Format profile: current (msprobe master) or legacy (released builds up to ~May 2026)";
+const char* k_profile_help = "Format profile: current (msprobe master) or legacy (released builds up to 8.x, ~May 2026)";
 const char* k_summary_help = "Summary mode: statistics, md5 (CRC-32) or xor (PyTorch only)";
 
 // Binds --name to an enum through its to_string/from_string table (core/profile.h), so the
