@@ -21,7 +21,7 @@ void check_name(const std::string& name, const dump::EntryName& parsed, const En
   if (parsed.kind == dump::EntryKind::unknown) {
     sink.add(FindingKind::name, name, pointer, "entry name does not follow msprobe's grammar",
              "<Prefix>.<api>.<N>.forward|backward, Module|Cell.<path>.<Class>.forward|backward.<N> or "
-             "...parameters_grad.<k>",
+             "...parameters_grad[.<k>]",
              name);
     return;
   }

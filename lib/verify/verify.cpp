@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "convert/convert.h"
-#include "convert/msprobe_dump_input.h"
 #include "core/byte_source.h"
 #include "dump/entry_name.h"
 #include "dump/leaf_walk.h"
