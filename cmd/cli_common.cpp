@@ -16,7 +16,7 @@ int print_error(const Error& error) {
 
 namespace {
 
-const char* k_profile_help = "Format profile: current (msprobe master) or legacy (released builds up to ~May 2026)";
+const char* k_profile_help = "Format profile: current (msprobe master) or legacy (released builds up to 8.x, ~May 2026)";
 const char* k_summary_help = "Summary mode: statistics, md5 (CRC-32) or xor (PyTorch only)";
 
 // Binds --name to an enum through its to_string/from_string table (core/profile.h), so the
@@ -44,6 +44,13 @@ void add_profile_option(CLI::App& sub, Profile& target) {
 void add_profile_option(CLI::App& sub, std::optional<Profile>& target) {
   add_enum_option<Profile>(sub, "--profile", target, k_profile_help, profile_from_string,
                            {Profile::current, Profile::legacy});
+}
+void add_profile_auto_option(CLI::App& sub, std::optional<Profile>& target) {
+  sub.add_option_function<std::string>(
+         "--profile", [&target](const std::string& s) { target = profile_from_string(s); },
+         "Format profile the dump is held to: auto (default: decided from the forms in the whole file; a file "
+         "mixing two generations is a finding), current (msprobe master) or legacy (released builds up to 8.x)")
+      ->check(CLI::IsMember({"auto", "current", "legacy"}));
 }
 void add_summary_mode_option(CLI::App& sub, SummaryMode& target) {
   add_enum_option<SummaryMode>(sub, "--summary-mode", target, k_summary_help, summary_mode_from_string,

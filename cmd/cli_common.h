@@ -25,6 +25,8 @@ struct Subcommand {
 void add_framework_option(CLI::App& sub, Framework& target);
 void add_profile_option(CLI::App& sub, Profile& target);
 void add_profile_option(CLI::App& sub, std::optional<Profile>& target);
+// --profile auto|current|legacy (verify): auto, the default, leaves `target` empty.
+void add_profile_auto_option(CLI::App& sub, std::optional<Profile>& target);
 void add_summary_mode_option(CLI::App& sub, SummaryMode& target);
 void add_summary_mode_option(CLI::App& sub, std::optional<SummaryMode>& target);
 void add_precision_option(CLI::App& sub, Precision& target);

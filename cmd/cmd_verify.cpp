@@ -73,6 +73,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   sub->add_option("--capture", cmd->options.capture, "Capture directory: convert it and compare with the result");
   sub->add_option("--tensors", cmd->options.tensors, "Tensor directory (default: dump_tensor_data/ beside dump.json)");
   sub->add_flag("--no-tensors", cmd->no_tensors, "Do not read tensor files");
+  add_profile_auto_option(*sub, cmd->options.profile);
   sub->add_flag("--no-cross-rank", cmd->no_cross_rank, "Do not compare entry names across the ranks of a step");
   sub->add_option("--rtol", cmd->rtol, "Relative tolerance for Mean/Norm (tensor files: overrides the per-dtype rule; golden: default 1e-4)");
   sub->add_option("--atol", cmd->atol, "Absolute tolerance for Mean/Norm (tensor files: in units of mean|x|)");

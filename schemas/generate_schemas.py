@@ -71,12 +71,16 @@ API_FORWARD = r"^.+\.[^.]+\.[0-9]+\.forward$"
 API_BACKWARD = r"^.+\.[^.]+\.[0-9]+\.backward$"
 
 
-def module_patterns(prefixes):
+def module_patterns(prefixes, unnumbered_grads=False):
+    """`unnumbered_grads`: parameters_grad names may lack their counter, as msprobe wrote them up
+    to 8.x (docs/format-generations.md); dump.json accepts both forms, a capture trace only the
+    numbered one."""
     p = "(" + "|".join(prefixes) + ")" if len(prefixes) > 1 else prefixes[0]
+    counter = r"(\.[0-9]+)?" if unnumbered_grads else r"\.[0-9]+"
     return {
         "forward": r"^" + p + r"\..+\.[^.]+\.forward\.[0-9]+$",
         "backward": r"^" + p + r"\..+\.[^.]+\.backward\.[0-9]+$",
-        "parameters_grad": r"^" + p + r"\..+\.[^.]+\.parameters_grad\.[0-9]+$",
+        "parameters_grad": r"^" + p + r"\..+\.[^.]+\.parameters_grad" + counter + "$",
     }
 
 
@@ -200,7 +204,7 @@ def dump_schema(framework, profile):
         value_types = value_types + TORCH_VALUE_TYPES
     if framework in ("mindspore", "mindtorch"):
         value_types = value_types + MINDSPORE_VALUE_TYPES
-    mod = module_patterns(["Cell"] if framework == "mindspore" else ["Module"])
+    mod = module_patterns(["Cell"] if framework == "mindspore" else ["Module"], unnumbered_grads=True)
     entry_name = one_of_patterns([API_FORWARD, API_BACKWARD, mod["forward"], mod["backward"],
                                   mod["parameters_grad"]])
 
@@ -220,6 +224,10 @@ def dump_schema(framework, profile):
     else:
         tensor_props["layout"] = {"type": "object"}
         tensor_props["hsdp_shard_size"] = {"type": "integer"}
+        if framework == "mindtorch":
+            # Optional: the 8.x MSAdapter documentation shows it after Norm, msprobe's code
+            # does not write it (docs/format-generations.md).
+            tensor_props["requires_grad"] = {"type": "boolean"}
     tensor_props["data_name"] = ref("data_name")
     tensor_props["md5"] = ref("md5")
     required = ["type", "dtype", "shape"] + (["requires_grad"] if pytorch else [])
@@ -304,8 +312,10 @@ def dump_schema(framework, profile):
         forward_props["is_recompute"] = {"type": "boolean"}
     if pytorch:
         forward_props["is_nan"] = {"enum": [0, 1, None]}
-    # Legacy PyTorch forward entries always carry is_recompute (§0, §4.2).
-    legacy_required = ["is_recompute"] if (pytorch and profile == "legacy") else []
+    # Legacy PyTorch forward entries may carry is_recompute (§0, §4.2); it is optional because
+    # msprobe's 8.x documentation shows legacy entries without it. That a file carries it in all
+    # of its forward entries or in none is checked by msdump verify (profile evidence).
+    legacy_required = []
     d["api_forward_entry"] = {
         "description": "§4.2 API forward entry",
         "type": "object", "minProperties": 1,
@@ -379,9 +389,9 @@ def dump_schema(framework, profile):
     }
     title = {
         ("pytorch", "current"): "msprobe dump.json, PyTorch, current profile (msprobe master)",
-        ("pytorch", "legacy"): "msprobe dump.json, PyTorch, legacy profile (is_recompute in forward entries)",
+        ("pytorch", "legacy"): "msprobe dump.json, PyTorch, legacy profile (is_recompute allowed in forward entries)",
         ("mindspore", None): "msprobe dump.json, MindSpore (Cell entries, no requires_grad)",
-        ("mindtorch", None): "msprobe dump.json, mindtorch / MSAdapter (Module entries, no requires_grad)",
+        ("mindtorch", None): "msprobe dump.json, mindtorch / MSAdapter (Module entries, requires_grad optional)",
     }[(framework, profile)]
     return {
         "$schema": DRAFT,

@@ -56,7 +56,7 @@ Result<bool> finish_entry(const std::string& name, Value& entry, std::optional<b
     return m.key == "is_recompute" || !rules.data_mode.keeps_section(parsed.kind, m.key);
   });
   if (!any) return false;
-  if (wants_is_recompute(rules, parsed)) {
+  if (wants_is_recompute(rules, parsed) && (!rules.mirror_is_recompute || is_recompute)) {
     const std::size_t at = is_recompute_position(parsed, members.size(), [&](std::size_t i) -> std::string_view {
       return members[i].key;
     });

@@ -40,6 +40,9 @@ struct EntryRules {
   DataMode data_mode;
   Profile profile = Profile::current;
   Framework framework = Framework::pytorch;
+  // Re-converting an msprobe dump of the same profile: a forward entry gets is_recompute only
+  // if its input had it (8.x legacy dumps have none), instead of the profile's rule.
+  bool mirror_is_recompute = false;
 };
 
 // Applies data_mode, is_recompute and the leaf conversion to one merged entry. Returns false

@@ -784,12 +784,15 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
   std::unique_ptr<dump::DumpWriter> writer;
   std::optional<LeafConverter> leaves;
   dump::ConstructModel construct;
-  const Profile detected = detect_profile(**src);
   std::unordered_set<std::string> scope_kept;  // names with an event inside the scope
+  std::optional<Profile> input_profile;         // detected from the input's forms
 
   MsprobeDumpVisitor visitor;
   visitor.on_header = [&](const MsprobeDumpHeader& h) -> Result<void> {
-    auto p = make_plan(o, InputKind::msprobe_dump, h.framework, h.level, h.task, h.summary_mode, detected);
+    input_profile = h.profile;
+    // A dump with no form of one generation only converts the same either way: current then.
+    auto p = make_plan(o, InputKind::msprobe_dump, h.framework, h.level, h.task, h.summary_mode,
+                       h.profile.value_or(Profile::current));
     if (!p) return p.error();
     plan = std::move(*p);
     if (plan->task == Task::tensor)
@@ -837,7 +840,8 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
     }
     std::optional<bool> is_recompute;
     if (const Value* r = entry.find("is_recompute"); r != nullptr && r->is_bool()) is_recompute = r->as_bool();
-    auto kept = finish_entry(name, entry, is_recompute, EntryRules{plan->data_mode, plan->profile, plan->framework},
+    auto kept = finish_entry(name, entry, is_recompute,
+                             EntryRules{plan->data_mode, plan->profile, plan->framework, input_profile == plan->profile},
                              *leaves, dump_path,
                              [line](std::size_t) { return line; }, report.problems);
     if (!kept) return kept.error();

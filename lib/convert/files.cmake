@@ -15,4 +15,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/convert/many_batches_test.cpp
   tests/convert/tensor_source_test.cpp
   tests/convert/entry_order_test.cpp
-  tests/convert/capture_entry_test.cpp)
+  tests/convert/capture_entry_test.cpp
+  tests/convert/msprobe_dump_input_test.cpp)

@@ -2,27 +2,21 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
 #include <string_view>
+#include <vector>
 
 #include "dump/entry_name.h"
+#include "dump/format_signals.h"
+#include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
 
 namespace msdump::convert {
 namespace {
 
-constexpr std::size_t k_sniff_bytes = std::size_t{4} << 20;
-
-std::string sniff(const ByteSource& source) {
-  const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(source.size(), k_sniff_bytes));
-  std::string head(n, '\0');
-  if (!source.read_at(0, {reinterpret_cast<std::byte*>(head.data()), n})) head.clear();
-  return head;
-}
-
-Result<MsprobeDumpHeader> header_from(const pyjson::Object& keys, const std::string& name, SummaryMode mode) {
+Result<MsprobeDumpHeader> header_from(const pyjson::Object& keys, const std::string& name, const DumpForm& form) {
   MsprobeDumpHeader h;
-  h.summary_mode = mode;
+  h.summary_mode = form.summary_mode;
+  h.profile = form.profile;
   bool have_framework = false;
   for (const auto& m : keys) {
     const std::string where = fmt::format("{}: /{}", name, m.key);
@@ -50,27 +44,37 @@ Result<MsprobeDumpHeader> header_from(const pyjson::Object& keys, const std::str
 
 }  // namespace
 
-Profile detect_profile(const ByteSource& source) {
-  // The first forward entry decides: legacy msprobe wrote is_recompute into every one of them.
-  // (A stray is_recompute later in a current dump is then a schema finding, not a new profile.)
+DumpForm detect_form(const ByteSource& source) {
+  DumpForm form;
+  bool mode_known = false;
+  Framework framework = Framework::pytorch;  // (old dumps without "framework" are PyTorch)
   pyjson::DumpJsonStream stream(source);
   pyjson::DumpEvent ev;
-  while (true) {
+  std::vector<std::string> path;
+  while (!(form.profile && mode_known)) {
     auto more = stream.next(ev);
-    if (!more || !*more) return Profile::current;
-    if (ev.type != pyjson::DumpEvent::Type::entry || !dump::parse_entry_name(ev.key).is_forward()) continue;
-    return ev.value.find("is_recompute") != nullptr ? Profile::legacy : Profile::current;
+    if (!more || !*more || ev.offset > k_form_scan_bytes) break;
+    if (ev.type == pyjson::DumpEvent::Type::member && ev.key == "framework" && ev.value.is_string())
+      framework = framework_from_string(ev.value.as_string()).value_or(Framework::pytorch);
+    if (ev.type != pyjson::DumpEvent::Type::entry) continue;
+    std::uint32_t signals = dump::entry_signals(dump::parse_entry_name(ev.key), ev.value, framework);
+    path.clear();
+    dump::walk_leaves(ev.value, path, [&](const pyjson::Value& leaf, dump::LeafKind kind, const std::vector<std::string>&) {
+      if (kind != dump::LeafKind::tensor) return;
+      signals |= dump::leaf_signals(leaf, framework);
+      if (auto m = dump::summary_mode_of_leaf(leaf); m && !mode_known) {
+        form.summary_mode = *m;
+        mode_known = true;
+      }
+    });
+    if (!form.profile && (signals & dump::k_legacy_signals)) form.profile = Profile::legacy;
+    else if (!form.profile && (signals & dump::k_current_signals)) form.profile = Profile::current;
   }
-}
-
-SummaryMode detect_summary_mode(const ByteSource& source) {
-  const std::string head = sniff(source);
-  if (head.find("\"md5\"") == std::string::npos) return SummaryMode::statistics;
-  return head.find("\"Max\"") == std::string::npos ? SummaryMode::xor_checksum : SummaryMode::md5;
+  return form;
 }
 
 Result<void> read_msprobe_dump(const ByteSource& source, MsprobeDumpVisitor& visitor) {
-  const SummaryMode mode = detect_summary_mode(source);
+  const DumpForm form = detect_form(source);
   pyjson::Object header_keys;
   bool header_sent = false;
   pyjson::DumpJsonStream stream(source);
@@ -84,7 +88,7 @@ Result<void> read_msprobe_dump(const ByteSource& source, MsprobeDumpVisitor& vis
         if (!header_sent) header_keys.push_back(pyjson::Member{ev.key, std::move(ev.value), ev.offset});
         break;
       case pyjson::DumpEvent::Type::data_begin: {
-        auto h = header_from(header_keys, source.name(), mode);
+        auto h = header_from(header_keys, source.name(), form);
         if (!h) return h.error();
         header_sent = true;
         if (auto r = visitor.on_header(*h); !r) return r;

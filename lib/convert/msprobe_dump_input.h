@@ -19,7 +19,8 @@ struct MsprobeDumpHeader {
   Level level = Level::mix;
   Framework framework = Framework::pytorch;
   std::optional<std::string> dump_data_dir;
-  SummaryMode summary_mode = SummaryMode::statistics;  // detected from the leaves
+  SummaryMode summary_mode = SummaryMode::statistics;  // detected from the leaves (detect_form)
+  std::optional<Profile> profile;                      // detected from the forms (detect_form)
 };
 
 struct MsprobeDumpVisitor {
@@ -33,12 +34,20 @@ struct MsprobeDumpVisitor {
 // key with an unexpected value, or when "data" comes before the header keys.
 Result<void> read_msprobe_dump(const ByteSource& source, MsprobeDumpVisitor& visitor);
 
-// The format profile of an msprobe dump (docs/format.md §0): legacy when its first forward entry
-// carries "is_recompute". Reads up to that entry.
-Profile detect_profile(const ByteSource& source);
+// How an msprobe dump was written, read from its own content (dump/format_signals.h).
+struct DumpForm {
+  // The profile of the first entry carrying a form of one generation only (is_recompute,
+  // parameters_grad without counter, how integer statistics were computed); nullopt when none
+  // was found in the first k_form_scan_bytes.
+  std::optional<Profile> profile;
+  // The summary mode of the first tensor leaf with statistics or a checksum; statistics when
+  // none was found.
+  SummaryMode summary_mode = SummaryMode::statistics;
+};
+inline constexpr std::uint64_t k_form_scan_bytes = std::uint64_t{16} << 20;
 
-// The summary mode a dump was written with: md5 when leaves carry "md5" and statistics, xor
-// when they carry "md5" without "Max". Looks at the first few MiB only.
-SummaryMode detect_summary_mode(const ByteSource& source);
+// Parses entries from the start until both are decided, the file ends, it stops parsing, or
+// k_form_scan_bytes were read. (verify decides the profile over the whole file in its own pass.)
+DumpForm detect_form(const ByteSource& source);
 
 }  // namespace msdump::convert

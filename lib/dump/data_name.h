@@ -4,7 +4,8 @@
 // category: forward input_args -> "input", input_kwargs -> "kwargs", output -> "output",
 // parameters -> "parameters"; backward input -> "input", output -> "output". <path> joins list
 // indices and object keys inside the section with "."; parameters_grad files are
-// "<entry>.<param>" + ext. ext is ".pt" for PyTorch and ".npy" for MindSpore and mindtorch.
+// "<entry>.<param>" + ext, whether the entry name has its counter or not (older msprobe:
+// "Module.fc.Linear.parameters_grad.weight.pt"). ext is ".pt" for PyTorch and ".npy" for MindSpore and mindtorch.
 
 #include <string>
 #include <string_view>

@@ -53,6 +53,15 @@ EntryName parse_entry_name(std::string_view name) {
     return out;
   }
 
+  if (last == "parameters_grad") {  // "...<Class>.parameters_grad" (older msprobe: no counter)
+    if (!module_prefixed(name) || !valid_module_op(head)) return out;
+    out.kind = EntryKind::parameters_grad;
+    out.op = head;
+    out.prefix = name.substr(0, name.find('.'));
+    out.numbered = false;
+    return out;
+  }
+
   if (all_digits(last)) {  // module/cell "...forward.N" / "...backward.N" / "...parameters_grad.k"
     auto [op, direction] = split_last(head);
     if (!module_prefixed(name) || !valid_module_op(op)) return out;

@@ -3,6 +3,7 @@
 //   API       <Prefix>.<api>.<N>.forward|backward          (prefix may itself contain dots)
 //   module    Module|Cell.[<i>.]<path>.<Class>.forward|backward.<N>
 //   grads     Module|Cell.[<i>.]<path>.<Class>.parameters_grad.<k>
+//             Module|Cell.[<i>.]<path>.<Class>.parameters_grad   (msprobe up to 8.x: no counter)
 //   debug     <name>.<count>.debug
 
 #include <cstdint>
@@ -22,6 +23,8 @@ struct EntryName {
   std::string_view op;
   std::string_view prefix;  // "Functional", "Module", "Cell", "torch.nn.functional", ...
   std::uint64_t number = 0;  // N (call counter) or k (grad hook count)
+  // False for a parameters_grad name without its counter (the older form, docs/format-generations.md).
+  bool numbered = true;
 
   bool is_forward() const { return kind == EntryKind::api_forward || kind == EntryKind::module_forward; }
   bool is_backward() const { return kind == EntryKind::api_backward || kind == EntryKind::module_backward; }

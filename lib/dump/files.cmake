@@ -1,6 +1,7 @@
 list(APPEND MSDUMP_LIB_SOURCES
   lib/dump/entry_name.cpp
   lib/dump/data_name.cpp
+  lib/dump/format_signals.cpp
   lib/dump/tensor_leaf.cpp
   lib/dump/leaf_walk.cpp
   lib/dump/frame_lists.cpp
@@ -11,6 +12,7 @@ list(APPEND MSDUMP_LIB_SOURCES
 list(APPEND MSDUMP_TEST_SOURCES
   tests/dump/entry_name_test.cpp
   tests/dump/data_name_test.cpp
+  tests/dump/format_signals_test.cpp
   tests/dump/stack_model_test.cpp
   tests/dump/construct_model_test.cpp
   tests/dump/section_text_test.cpp

@@ -36,7 +36,8 @@ std::string summary_line(const verify::VerifySummary& s) {
   if (!kinds.empty()) line += " (" + kinds + ")";
   line += fmt::format(" in {}, {} checked against tensor files", plural(s.entries, "entry", "entries"),
                       plural(s.tensors_checked, "tensor"));
-  line += fmt::format(" [{} {}]", to_string(s.framework), to_string(s.profile));
+  if (s.profile) line += fmt::format(" [{} {}]", to_string(s.framework), to_string(*s.profile));
+  else line += fmt::format(" [{}, profile undetermined]", to_string(s.framework));
   if (s.dropped) line += fmt::format("; {} more findings not shown (--max-findings)", s.dropped);
   return line;
 }
@@ -77,7 +78,7 @@ void write_summary(pyjson::JsonWriter& w, const verify::VerifySummary& s) {
   w.begin_object();
   w.key("file"); w.value(s.file);
   w.key("framework"); w.value(to_string(s.framework));
-  w.key("profile"); w.value(to_string(s.profile));
+  w.key("profile"); w.value(s.profile ? to_string(*s.profile) : "undetermined");
   w.key("task"); w.value(s.task);
   w.key("level"); w.value(s.level);
   w.key("entries"); w.value(s.entries);

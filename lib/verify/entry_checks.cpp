@@ -8,6 +8,7 @@
 
 #include "dump/data_name.h"
 #include "dump/entry_name.h"
+#include "dump/format_signals.h"
 #include "dump/leaf_walk.h"
 
 namespace msdump::verify {
@@ -20,7 +21,7 @@ void check_name(const std::string& name, const dump::EntryName& parsed, const En
   if (parsed.kind == dump::EntryKind::unknown) {
     sink.add(FindingKind::name, name, pointer, "entry name does not follow msprobe's grammar",
              "<Prefix>.<api>.<N>.forward|backward, Module|Cell.<path>.<Class>.forward|backward.<N> or "
-             "...parameters_grad.<k>",
+             "...parameters_grad[.<k>]",
              name);
     return;
   }
@@ -206,11 +207,12 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
 }
 
 void check_entry(const std::string& name, const Value& entry, const EntryContext& ctx, const std::string& pointer,
-                 FindingSink& sink, std::uint64_t* tensor_leaves, bool no_duplicate_keys) {
+                 FindingSink& sink, EntryTally* tally, bool no_duplicate_keys) {
   const auto parsed = dump::parse_entry_name(name);
   check_name(name, parsed, ctx, pointer, sink);
   if (!no_duplicate_keys) check_duplicate_keys(entry, name, pointer, sink);
   if (!entry.is_object()) return;  // the schema reports it
+  std::uint32_t signals = dump::entry_signals(parsed, entry, ctx.rules.framework);
   check_section_order(entry, name, parsed, pointer, sink);
   const bool pg = parsed.kind == dump::EntryKind::parameters_grad;
   // md5|dtype|shape -> (the first leaf of this entry with that checksum, its pointer)
@@ -222,12 +224,12 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
     path.clear();
     dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& p) {
       if (kind != dump::LeafKind::tensor && kind != dump::LeafKind::ndarray) return;
-      if (tensor_leaves != nullptr) ++*tensor_leaves;
+      if (tally != nullptr) ++tally->leaves;
       lp = pointer;
       dump::append_pointer_token(lp, section.key);
       for (const auto& c : p) dump::append_pointer_token(lp, c);
       const LeafView view(leaf);
-      check_tensor_leaf(view, kind == dump::LeafKind::ndarray, ctx.rules, name, lp, sink);
+      check_tensor_leaf(view, kind == dump::LeafKind::ndarray, ctx.rules, name, lp, sink, &signals);
       check_data_name(view, name, section.key, p, pg, ctx.rules.framework, lp, sink);
       if (kind == dump::LeafKind::tensor) check_leaf_key_order(view, name, lp, sink);
       check_data_name_presence(view, kind, ctx, name, lp, sink);
@@ -245,6 +247,7 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
                  "a checksum of this tensor's own bytes", md5->as_string());
     });
   }
+  if (tally != nullptr) tally->signals |= signals;
 }
 
 }  // namespace msdump::verify

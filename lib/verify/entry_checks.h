@@ -27,12 +27,18 @@ struct EntryContext {
 // data_name appears exactly where tensor files are expected (task tensor: every non-empty tensor).
 void check_entry(const std::string& name, const pyjson::Value& entry, const EntryContext& ctx,
                  const std::string& pointer, FindingSink& sink);
-// The same, also adding the number of tensor and ndarray leaves of the entry to *tensor_leaves
-// (if not null).
+// What check_entry counts and notices on its way, for the whole-file checks.
+struct EntryTally {
+  std::uint64_t leaves = 0;    // tensor and ndarray leaves
+  std::uint32_t signals = 0;   // format profile signals of the entry and its leaves (dump/format_signals.h)
+};
+
+// The same, also adding to *tally (if not null) the entry's tensor and ndarray leaves and its
+// profile signals.
 // `no_duplicate_keys`: the caller has established that has_duplicate_keys_anywhere(entry) is
 // false, so the duplicate-key walk (which would report nothing) is skipped.
 void check_entry(const std::string& name, const pyjson::Value& entry, const EntryContext& ctx,
-                 const std::string& pointer, FindingSink& sink, std::uint64_t* tensor_leaves,
+                 const std::string& pointer, FindingSink& sink, EntryTally* tally,
                  bool no_duplicate_keys = false);
 
 // Reports every object in `v` (recursively) that has the same key twice.

@@ -65,12 +65,12 @@ EntryWorkers::~EntryWorkers() {
   for (auto& t : m_workers) t.join();
 }
 
-void EntryWorkers::start_checking(const EntryContext& ctx, Framework framework, Profile profile) {
+void EntryWorkers::start_checking(const EntryContext& ctx, Framework framework, Profile schema_profile) {
   {
     std::lock_guard lock(m_mutex);
     m_ctx = ctx;
     m_framework = framework;
-    m_profile = profile;
+    m_profile = schema_profile;
     m_checking = true;
   }
   m_changed.notify_all();
@@ -130,7 +130,10 @@ void EntryWorkers::process(Chunk& chunk, std::unique_ptr<Checker>& checker) {
       dump::append_pointer_token(k.pointer, out.name);
       // What the one-thread pass runs per entry, in the same order (verify.cpp).
       k.schema->check(out.name, v, k.sink);
-      check_entry(out.name, v, m_ctx, k.pointer, k.sink, &out.leaves, !duplicate_keys);
+      EntryTally tally;
+      check_entry(out.name, v, m_ctx, k.pointer, k.sink, &tally, !duplicate_keys);
+      out.leaves = tally.leaves;
+      out.signals = tally.signals;
       out.has_input_args = v.find("input_args") != nullptr;
       if (!k.sink.findings().empty()) {
         out.findings = std::move(k.sink.findings());

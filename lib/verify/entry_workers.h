@@ -47,6 +47,7 @@ struct CheckedEntry {
   std::uint64_t line = 0;          // of its key
   std::vector<Finding> findings;   // schema findings, then the entry checks', in order
   std::uint64_t leaves = 0;        // tensor and ndarray leaves
+  std::uint32_t signals = 0;       // format profile signals (dump/format_signals.h)
   bool has_input_args = false;
   std::any payload;                // what an EntryVisit left (verify's checks leave none)
 };
@@ -78,8 +79,8 @@ class EntryWorkers {
   EntryWorkers& operator=(const EntryWorkers&) = delete;
 
   // How entries are checked: call once, when next() has yielded data_begin, before calling it
-  // again (entries wait until then).
-  void start_checking(const EntryContext& ctx, Framework framework, Profile profile);
+  // again (entries wait until then). `schema_profile` selects the schema (schema_choice.h).
+  void start_checking(const EntryContext& ctx, Framework framework, Profile schema_profile);
 
   // The next item in file order: true with an item, false at the end of the document, an
   // error when the file must be verified the one-entry-at-a-time way (see above).

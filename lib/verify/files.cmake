@@ -3,6 +3,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/verify/finding_sink.cpp
   lib/verify/leaf_rules.cpp
   lib/verify/entry_checks.cpp
+  lib/verify/profile_checks.cpp
   lib/verify/tensor_checks.cpp
   lib/verify/golden.cpp
   lib/verify/cross_file.cpp
@@ -13,4 +14,5 @@ list(APPEND MSDUMP_LIB_SOURCES
 list(APPEND MSDUMP_TEST_SOURCES
   tests/verify/entry_workers_test.cpp
   tests/verify/cross_file_test.cpp
+  tests/verify/profile_checks_test.cpp
   tests/verify/golden_outputs_verify_test.cpp)

@@ -6,7 +6,7 @@
 namespace msdump::verify {
 namespace {
 
-constexpr std::array<std::pair<FindingKind, std::string_view>, 16> k_kinds{{
+constexpr std::array<std::pair<FindingKind, std::string_view>, 17> k_kinds{{
     {FindingKind::json, "json"},
     {FindingKind::schema, "schema"},
     {FindingKind::duplicate, "duplicate"},
@@ -23,10 +23,11 @@ constexpr std::array<std::pair<FindingKind, std::string_view>, 16> k_kinds{{
     {FindingKind::stack, "stack"},
     {FindingKind::construct, "construct"},
     {FindingKind::rank, "rank"},
+    {FindingKind::profile, "profile"},
 }};
 
-constexpr std::array<FindingKind, 16> k_all = [] {
-  std::array<FindingKind, 16> a{};
+constexpr std::array<FindingKind, 17> k_all = [] {
+  std::array<FindingKind, 17> a{};
   for (std::size_t i = 0; i < k_kinds.size(); ++i) a[i] = k_kinds[i].first;
   return a;
 }();

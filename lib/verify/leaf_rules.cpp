@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/dtype.h"
+#include "dump/format_signals.h"
 #include "pyjson/json_writer.h"
 #include "stats/float_convert.h"
 #include "stats/rounding_bounds.h"
@@ -135,24 +136,40 @@ void check_zero_dim(const LeafView& leaf, const Ctx& c) {
   }
 }
 
-void check_statistics(const LeafView& leaf, DType dt, const tensor::Shape& shape, const LeafRules& r, const Ctx& c) {
+// The profile a PyTorch integer, float64 or float8 leaf is held to: the given one, or (auto)
+// the one its own form points to (dump::int_stats_signal; float8 with statistics: legacy),
+// which is also the leaf's signal.
+Profile leaf_profile(const LeafView& leaf, DTypeKind kind, bool int_like, const LeafRules& r, std::uint32_t& signal) {
+  if (kind == DTypeKind::float8) signal = is_null(leaf.find("Max")) ? 0u : dump::signal_float8_stats;
+  else signal = dump::int_stats_signal(leaf.find("Max"), leaf.find("Mean"), int_like);
+  if (r.profile) return *r.profile;
+  return signal & dump::k_legacy_signals ? Profile::legacy : Profile::current;
+}
+
+void check_statistics(const LeafView& leaf, DType dt, const tensor::Shape& shape, const LeafRules& r, const Ctx& c,
+                      std::uint32_t& signal) {
   const auto kind = dtype_info(dt).kind;
   const auto numel = tensor::checked_numel(shape);
   const bool pytorch = r.framework == Framework::pytorch;
   if (numel && *numel == 0) return expect_all_null(leaf, c, "an empty tensor");
-  if (kind == DTypeKind::float8 && pytorch && r.profile == Profile::current)
+  const bool int_like = kind == DTypeKind::signed_int || kind == DTypeKind::unsigned_int;
+  // Only these PyTorch leaves differ between the profiles (float32 & co. have the same rules).
+  // (0-dim integers are written as their value by both; 0-dim float8 are null only in current.)
+  const bool depends = pytorch && (kind == DTypeKind::float8 || (!shape.empty() && (int_like || dt == DType::float64)));
+  const Profile profile = depends ? leaf_profile(leaf, kind, int_like, r, signal)
+                                  : r.profile.value_or(Profile::current);
+  if (kind == DTypeKind::float8 && pytorch && profile == Profile::current)
     return expect_all_null(leaf, c, "float8 tensors (current profile)");
   if (kind == DTypeKind::boolean) {
     expect_kind(leaf, c, "Max", Kind::boolean, "a boolean (any())");
     expect_kind(leaf, c, "Min", Kind::boolean, "a boolean (all())");
     return expect_null(leaf, c, {"Mean", "Norm"}, "bool tensors");
   }
-  const bool int_like = kind == DTypeKind::signed_int || kind == DTypeKind::unsigned_int;
   const bool complex = kind == DTypeKind::complex;
   // PyTorch tests complex before 0-dim (docs/format.md §6.1 rules 6 and 8), MindSpore after.
   if (shape.empty() && !(complex && pytorch)) return check_zero_dim(leaf, c);
   const bool via_float32 = !complex && (int_like || dt == DType::float64 || kind == DTypeKind::float8) &&
-                           !(pytorch && r.profile == Profile::current);
+                           !(pytorch && profile == Profile::current);
   const DType stat_dtype = complex ? (dt == DType::complex128 ? DType::float64 : DType::float32)
                            : via_float32 ? DType::float32
                                          : dt;
@@ -162,7 +179,7 @@ void check_statistics(const LeafView& leaf, DType dt, const tensor::Shape& shape
     if (pytorch) expect_null(leaf, c, {"Norm"}, "complex tensors (PyTorch writes no Norm)");
     return;
   }
-  if (pytorch && r.profile == Profile::current) {
+  if (pytorch && profile == Profile::current) {
     if (int_like || dt == DType::float64) {
       expect_null(leaf, c, {"Mean", "Norm"}, fmt::format("{} tensors (current profile)", dtype_name(dt)));
       const Kind k = int_like ? Kind::integer : Kind::floating;
@@ -262,7 +279,7 @@ void check_tensor_leaf(const Value& leaf, bool ndarray, const LeafRules& rules, 
 }
 
 void check_tensor_leaf(const LeafView& leaf, bool ndarray, const LeafRules& rules, const std::string& entry,
-                       const std::string& pointer, FindingSink& sink) {
+                       const std::string& pointer, FindingSink& sink, std::uint32_t* signals) {
   const Ctx c{entry, pointer, sink};
   const Value* dtype_v = leaf.find("dtype");
   const Value* shape_v = leaf.find("shape");
@@ -298,7 +315,10 @@ void check_tensor_leaf(const LeafView& leaf, bool ndarray, const LeafRules& rule
                "", dtype_v->as_string(), Severity::warning);
     return;
   }
-  if (has_stats) check_statistics(leaf, *dt, shape, rules, c);
+  if (!has_stats) return;
+  std::uint32_t signal = 0;
+  check_statistics(leaf, *dt, shape, rules, c, signal);
+  if (signals != nullptr) *signals |= signal;
 }
 
 }  // namespace msdump::verify

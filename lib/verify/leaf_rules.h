@@ -5,6 +5,8 @@
 // integers and float64: null Mean/Norm; Min <= Mean <= Max and Norm >= 0 where finite;
 // half-precision values representable in their dtype; ...).
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,7 +18,10 @@ namespace msdump::verify {
 
 struct LeafRules {
   Framework framework = Framework::pytorch;
-  Profile profile = Profile::current;
+  // nullopt: not known yet (verify --profile auto): a leaf whose rules depend on the profile
+  // (PyTorch integer, float64 and float8 statistics) is held to the profile its own form
+  // points to, and that form is reported as a signal (dump/format_signals.h).
+  std::optional<Profile> profile = Profile::current;
 };
 
 // The members of a tensor leaf that the checks read, found in one pass (the last of duplicate
@@ -33,9 +38,10 @@ class LeafView {
                       *m_mean = nullptr, *m_norm = nullptr, *m_data_name = nullptr, *m_md5 = nullptr;
 };
 
-// The same as check_tensor_leaf below, for a leaf already seen through a LeafView.
+// The same as check_tensor_leaf below, for a leaf already seen through a LeafView; adds the
+// leaf's profile signals (dump::ProfileSignal) to *signals when not null.
 void check_tensor_leaf(const LeafView& leaf, bool ndarray, const LeafRules& rules, const std::string& entry,
-                       const std::string& pointer, FindingSink& sink);
+                       const std::string& pointer, FindingSink& sink, std::uint32_t* signals = nullptr);
 
 // Checks the leaf at `pointer` of entry `entry`; `ndarray` for numpy.ndarray leaves (numpy's
 // rules: no dtype-family or profile checks, only order and emptiness).

@@ -6,6 +6,7 @@
 
 #include "core/byte_source.h"
 #include "dump/data_name.h"
+#include "dump/format_signals.h"
 #include "pyjson/pyfloat.h"
 #include "tensor/tensor_reader.h"
 #include "verify/leaf_rules.h"
@@ -23,10 +24,9 @@ std::string scalar_text(const Scalar& s) {
 
 }  // namespace
 
-TensorChecker::TensorChecker(std::string dir, Framework framework, Profile profile, SummaryMode mode,
+TensorChecker::TensorChecker(std::string dir, Framework framework, std::optional<Profile> profile,
                              stats::ToleranceOptions tolerance, int threads)
-    : m_dir(std::move(dir)), m_framework(framework), m_profile(profile), m_mode(mode),
-      m_tolerance(tolerance), m_threads(threads) {}
+    : m_dir(std::move(dir)), m_framework(framework), m_profile(profile), m_tolerance(tolerance), m_threads(threads) {}
 
 bool TensorChecker::check(const Value& leaf, const std::string& entry, const std::string& pointer, FindingSink& sink) {
   const Value* dn = leaf.find("data_name");
@@ -92,8 +92,10 @@ bool TensorChecker::check(const Value& leaf, const std::string& entry, const std
 
   stats::StatsOptions so;
   so.framework = m_framework;
-  so.profile = m_profile;
-  so.summary_mode = m_mode;
+  so.profile = m_profile ? *m_profile
+                         : (dump::leaf_signals(leaf, m_framework) & dump::k_legacy_signals ? Profile::legacy
+                                                                                           : Profile::current);
+  so.summary_mode = dump::summary_mode_of_leaf(leaf).value_or(SummaryMode::statistics);
   so.reported_dtype = *leaf_dtype;
   so.threads = m_threads;
   stats::Moments moments;

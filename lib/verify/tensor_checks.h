@@ -5,6 +5,7 @@
 // band for CPU-produced dumps as warnings, FAIL as errors), its checksum agrees exactly; and,
 // at the end, no file of the directory went unreferenced.
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -18,7 +19,10 @@ namespace msdump::verify {
 
 class TensorChecker {
  public:
-  TensorChecker(std::string dir, Framework framework, Profile profile, SummaryMode mode,
+  // `profile` nullopt (auto): each leaf's statistics are recomputed by the rules of the profile
+  // its own form points to (dump/format_signals.h). The checksum is recomputed the way the
+  // leaf's own keys say it was written (summary_mode_of_leaf).
+  TensorChecker(std::string dir, Framework framework, std::optional<Profile> profile,
                 stats::ToleranceOptions tolerance, int threads);
 
   // Checks the leaf at `pointer` (it has a "data_name"). Returns true when its file was read.
@@ -29,8 +33,7 @@ class TensorChecker {
  private:
   std::string m_dir;
   Framework m_framework;
-  Profile m_profile;
-  SummaryMode m_mode;
+  std::optional<Profile> m_profile;
   stats::ToleranceOptions m_tolerance;
   int m_threads;
   std::set<std::string> m_referenced;

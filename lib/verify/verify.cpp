@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "convert/convert.h"
-#include "convert/msprobe_dump_input.h"
 #include "core/byte_source.h"
 #include "dump/entry_name.h"
 #include "dump/leaf_walk.h"
@@ -16,6 +15,7 @@
 #include "verify/event_pipe.h"
 #include "verify/finding_sink.h"
 #include "verify/golden.h"
+#include "verify/profile_checks.h"
 #include "verify/schema_check.h"
 #include "verify/tensor_checks.h"
 
@@ -90,6 +90,7 @@ struct Pass {
   FindingSink sink;
   EntryContext ctx;
   DumpNames names;
+  dump::ProfileEvidence evidence;
   pyjson::Object header;
   bool in_data = false;
   int data_objects = 0;  // "data" keys seen
@@ -97,8 +98,13 @@ struct Pass {
   std::string task, level;
 };
 
+// The schema entries are validated with: the given profile's, or (auto) the legacy one, which
+// accepts both generations' entries (is_recompute allowed, not required); what then tells them
+// apart is checked over the whole file (profile_checks.h).
+Profile schema_profile(std::optional<Profile> given) { return given.value_or(Profile::legacy); }
+
 // At the "data" key: checks the header members read so far and sets the entry context.
-void begin_data(Pass& p, Profile profile, std::uint64_t offset) {
+void begin_data(Pass& p, std::optional<Profile> profile, std::uint64_t offset) {
   p.header.push_back(pyjson::Member{"data", Value::object(), offset});
   check_header(p.header, p.sink, p.ctx.rules.framework, p.ctx, p.task, p.level);
   p.ctx.task = p.task;
@@ -118,7 +124,7 @@ void begin_data(Pass& p, Profile profile, std::uint64_t offset) {
 // verified one entry at a time instead (a syntax error, an entry that is not valid JSON, a
 // second "data" object), or on an internal error (that pass reports it).
 std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource& src, const std::string& file,
-                                        Profile profile) {
+                                        std::optional<Profile> profile) {
   Pass p(o, file);
   EntryWorkers workers(src, file, std::max(o.threads, 2), o.warn_only);
   WorkerItem item;
@@ -132,6 +138,7 @@ std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource
       ++p.entries;
       p.sink.set_line(e.line);
       if (const CheckedEntry* later = workers.ahead(4)) p.names.prefetch(later->name_hash);
+      p.evidence.note(e.signals, e.name, e.line);
       if (!p.names.add(std::move(e.name), e.name_hash)) {
         pointer.assign("/data");
         dump::append_pointer_token(pointer, e.name);
@@ -152,7 +159,7 @@ std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource
         break;
       case pyjson::DumpEvent::Type::data_begin:
         begin_data(p, profile, ev.offset);
-        workers.start_checking(p.ctx, p.ctx.rules.framework, profile);
+        workers.start_checking(p.ctx, p.ctx.rules.framework, schema_profile(profile));
         break;
       case pyjson::DumpEvent::Type::entry:  // (entries come as CheckedEntry)
       case pyjson::DumpEvent::Type::data_end: break;
@@ -163,8 +170,8 @@ std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource
 
 // One entry at a time, in the order the parser thread reads them (event_pipe.h): the pass for
 // golden and tensor checks, and for files the parallel pass gave up on.
-Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, const std::string& file, Profile profile,
-                                SummaryMode mode, const fs::path& dir, std::optional<Golden>& golden,
+Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, const std::string& file,
+                                std::optional<Profile> profile, const fs::path& dir, std::optional<Golden>& golden,
                                 const GoldenTolerance& gtol, std::optional<TensorChecker>& tensors) {
   Pass p(o, file);
   std::optional<SchemaCheck> schema;
@@ -188,20 +195,20 @@ Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, c
         break;
       case pyjson::DumpEvent::Type::data_begin: {
         begin_data(p, profile, ev.offset);
-        auto sc = SchemaCheck::create(p.ctx.rules.framework, profile);
+        auto sc = SchemaCheck::create(p.ctx.rules.framework, schema_profile(profile));
         if (!sc) return sc.error();
         schema = std::move(*sc);
         // The parser thread's own instance, for the entries of this (first) "data" only: a
         // second "data" key would be checked with a schema chosen by then (flags ignored).
         if (p.data_objects == 1) {
-          auto mine = SchemaCheck::create(p.ctx.rules.framework, profile);
+          auto mine = SchemaCheck::create(p.ctx.rules.framework, schema_profile(profile));
           if (!mine) return mine.error();
           stream.set_schema(std::make_unique<SchemaCheck>(std::move(*mine)));
         }
         const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
         std::error_code ec;
         if (o.check_tensors && fs::is_directory(tdir, ec))
-          tensors.emplace(tdir.string(), p.ctx.rules.framework, profile, mode, o.tolerance, o.threads);
+          tensors.emplace(tdir.string(), p.ctx.rules.framework, profile, o.tolerance, o.threads);
         break;
       }
       case pyjson::DumpEvent::Type::entry: {
@@ -212,9 +219,12 @@ Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, c
           p.sink.add(FindingKind::duplicate, ev.key, pointer, "entry name appears more than once in data", "unique names",
                      ev.key);
         if (!schema_valid || p.data_objects != 1) schema->check(ev.key, ev.value, p.sink);  // (else the parser thread found it valid)
+        EntryTally tally;
+        check_entry(ev.key, ev.value, p.ctx, pointer, p.sink, &tally, no_duplicates);
+        p.evidence.note(tally.signals, ev.key, ev.position.line);
         if (!tensors) {
-          check_entry(ev.key, ev.value, p.ctx, pointer, p.sink, &p.leaves, no_duplicates);  // counts the leaves
-        } else if (check_entry(ev.key, ev.value, p.ctx, pointer, p.sink, nullptr, no_duplicates); ev.value.is_object()) {
+          p.leaves += tally.leaves;
+        } else if (ev.value.is_object()) {
           for (const auto& section : ev.value.as_object()) {
             std::vector<std::string> path;
             dump::walk_leaves(section.value, path, [&](const Value& leaf, dump::LeafKind kind, const std::vector<std::string>& lp) {
@@ -249,8 +259,6 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   auto& sum = report.summary;
   sum.file = *dump_path;
   sum.bytes = (*src)->size();
-  sum.profile = convert::detect_profile(**src);
-  const SummaryMode mode = convert::detect_summary_mode(**src);
 
   // The golden: an msprobe dump, or a capture converted into a temporary directory.
   std::optional<Golden> golden;
@@ -283,9 +291,9 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   const bool parallel = o.parallel_entries && !golden && !(o.check_tensors && fs::is_directory(tdir, ec));
   std::optional<TensorChecker> tensors;
   std::optional<Pass> pass;
-  if (parallel) pass = entries_in_parallel(o, **src, *dump_path, sum.profile);
+  if (parallel) pass = entries_in_parallel(o, **src, *dump_path, o.profile);
   if (!pass) {
-    auto p = entries_one_by_one(o, **src, *dump_path, sum.profile, mode, dir, golden, gtol, tensors);
+    auto p = entries_one_by_one(o, **src, *dump_path, o.profile, dir, golden, gtol, tensors);
     if (!p) return p.error();
     pass.emplace(std::move(*p));
   }
@@ -300,6 +308,8 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
 
   sink.set_location(*dump_path, 0);
   if (!p.in_data && sink.errors() == 0) sink.add(FindingKind::schema, "", "/data", "no \"data\" object", "an object", "");
+  check_profile_evidence(p.evidence, o.profile, sink);
+  sum.profile = o.profile ? o.profile : p.evidence.verdict();
   if (golden) golden->report_unmatched(sink);
   if (tensors) tensors->report_unreferenced(sink);
   DumpNames& names = p.names;

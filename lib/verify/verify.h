@@ -9,6 +9,10 @@
 // Checks, in one streaming pass over dump.json (memory bounded by the largest entry, plus the
 // set of entry names):
 //   schema      the embedded JSON Schema for the dump's framework and profile, entry by entry;
+//   profile     the format generation (docs/format-generations.md): given with --profile, or
+//               (auto) decided from signals gathered over the whole file in the same pass;
+//               leaves whose rules depend on it are held to the profile of their own form, and
+//               a file mixing the forms of two generations is a finding;
 //   semantics   names vs level and framework, data_name vs entry and position, statistics vs
 //               dtype and shape, duplicate keys, in-place checksum races;
 //   tensors     with dump_tensor_data/ (or --tensors): every data_name exists, dtype and shape
@@ -36,6 +40,7 @@ struct VerifyOptions {
   std::optional<std::string> against;  // golden dump.json or directory
   std::optional<std::string> capture;  // capture directory, converted and used as the golden
   std::optional<std::string> tensors;  // tensor directory (default: dump_tensor_data/ beside dump.json)
+  std::optional<Profile> profile;      // --profile; nullopt: auto (from the file's own signals)
   bool check_tensors = true;           // recompute statistics from tensor files when present
   stats::ToleranceOptions tolerance;   // --rtol / --atol / --ulps overrides
   std::vector<FindingKind> warn_only;  // kinds downgraded from error to warning
@@ -50,7 +55,9 @@ struct VerifyOptions {
 struct VerifySummary {
   std::string file;                    // the dump.json verified
   Framework framework = Framework::pytorch;
-  Profile profile = Profile::current;  // detected
+  // As given, or as the file's signals say; nullopt: undetermined (no entry carries a form of
+  // one profile only, so every check came out the same for both).
+  std::optional<Profile> profile;
   std::string task;
   std::string level;
   std::uint64_t entries = 0;

@@ -377,14 +377,15 @@ def build():
             sec["is_recompute"] = False
     doc["data"][e] = sec
     variant("is_recompute_in_current", "current-profile statistics dump with \"is_recompute\": false in the first "
-            "forward entry only (legacy dumps have it in every forward entry)",
-            {"dump.json": text(doc)}, [F("schema", ptr("data", "Module.bn1.BatchNorm2d.forward.0"))])
+            "forward entry only (legacy dumps have it in every forward entry, current ones in none): that entry is "
+            "the odd one out",
+            {"dump.json": text(doc)}, [F("profile", ptr("data", e))])
 
     doc = load(os.path.join(LEGACY, "dump.json"))
     e = "Functional.relu.0.forward"
     del doc["data"][e]["is_recompute"]
     variant("legacy_missing_is_recompute", "legacy-profile dump with one forward entry lacking is_recompute",
-            {"dump.json": text(doc)}, [F("schema", ptr("data", e))])
+            {"dump.json": text(doc)}, [F("profile", ptr("data", e))])
 
     doc = l0_statistics()
     e = "Module.conv1.Conv2d.forward.0"

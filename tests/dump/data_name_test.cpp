@@ -22,4 +22,12 @@ TEST_SUITE("msdump::dump") {
     CHECK(make_data_name("Module.conv2.Conv2d.parameters_grad.0", "weight", {"0"}, true, Framework::pytorch) ==
           "Module.conv2.Conv2d.parameters_grad.0.weight.pt");
   }
+  TEST_CASE("un-numbered parameters_grad files keep the entry name as it is (msprobe up to 8.x)") {
+    CHECK(make_data_name("Module.conv2.Conv2d.parameters_grad", "weight", {"0"}, true, Framework::pytorch) ==
+          "Module.conv2.Conv2d.parameters_grad.weight.pt");
+    CHECK(make_data_name("Cell.conv2.Conv2d.parameters_grad", "bias", {"0"}, true, Framework::mindspore) ==
+          "Cell.conv2.Conv2d.parameters_grad.bias.npy");
+    CHECK(make_data_name("Module.conv2.Conv2d.parameters_grad", "weight", {"0"}, true, Framework::mindtorch) ==
+          "Module.conv2.Conv2d.parameters_grad.weight.npy");
+  }
 }

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 using namespace msdump;
 using namespace msdump::dump;
 
@@ -36,6 +38,24 @@ TEST_SUITE("msdump::dump") {
     n = parse_entry_name("Module.conv2.Conv2d.parameters_grad.1");
     CHECK(n.kind == EntryKind::parameters_grad);
     CHECK(n.op == "Module.conv2.Conv2d");
+    CHECK(n.numbered);
+    CHECK(n.number == 1);
+  }
+  TEST_CASE("parameters_grad without a counter (msprobe up to 8.x)") {
+    for (auto s : {"Module.conv2.Conv2d.parameters_grad", "Cell.conv2.Conv2d.parameters_grad",
+                   "Module.0.layer1.0.conv1.Conv2d.parameters_grad"}) {
+      const auto n = parse_entry_name(s);
+      CHECK_MESSAGE(n.kind == EntryKind::parameters_grad, s);
+      CHECK_FALSE(n.numbered);
+      CHECK(n.is_module());
+      CHECK(std::string_view(s).starts_with(n.op));
+      CHECK(std::string(n.op) + ".parameters_grad" == s);
+    }
+    CHECK(parse_entry_name("Cell.conv2.Conv2d.parameters_grad").prefix == "Cell");
+    // Still malformed: no class segment, no module prefix, a counter that is not a number.
+    for (auto s : {"Module.parameters_grad", "Module.Conv2d.parameters_grad", "Functional.conv2.parameters_grad",
+                   "Module.conv2.Conv2d.parameters_grad.x", "parameters_grad"})
+      CHECK_MESSAGE(parse_entry_name(s).kind == EntryKind::unknown, s);
   }
   TEST_CASE("malformed names are unknown") {
     for (auto s : {"", "relu", "Functional.relu.x.forward", "Module.forward.0", "Module.Conv2d.forward.0",

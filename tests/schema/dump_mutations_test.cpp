@@ -151,9 +151,11 @@ TEST_SUITE("msdump::schema") {
     expect("dump-pytorch-current", pytorch_dump(), {});
     expect("dump-mindspore", mindspore_dump(), {});
     expect("dump-pytorch-legacy", legacy_dump(), {});
+    // is_recompute is allowed, not required: 8.x documents legacy entries without it (verify
+    // checks that a file has it in all forward entries or in none).
     Value partial = legacy_dump();
     at(partial, k_relu).as_object().erase(at(partial, k_relu).as_object().end() - 1);
-    expect("dump-pytorch-legacy", partial, {{k_relu, "missing required property \"is_recompute\""}});
+    expect("dump-pytorch-legacy", partial, {});
     Value no_framework = pytorch_dump();
     erase(no_framework, "framework");  // old files: tolerated
     expect("dump-pytorch-current", no_framework, {});
@@ -214,6 +216,23 @@ TEST_SUITE("msdump::schema") {
     v = pytorch_dump();
     at(v, grads + "/bias").as_array()[0] = Value::null();
     expect("dump-pytorch-current", v, {{grads + "/bias/0", "expected object, got null"}});
+  }
+
+  TEST_CASE("parameters_grad without its counter (msprobe up to 8.x), in every dump schema") {
+    const std::string plain = "/data/Module.fc.Linear.parameters_grad";
+    for (auto schema : {"dump-pytorch-current", "dump-pytorch-legacy"}) {
+      Value v = pytorch_dump();
+      rename(at(v, "/data"), "Module.fc.Linear.parameters_grad.0", "Module.fc.Linear.parameters_grad");
+      expect(schema, v, {});
+      at(v, plain + "/weight").push_back(parse(k_torch_tensor));  // still a parameters_grad entry's shape
+      expect(schema, v, {{plain + "/weight", "expected at most 1 item, got 2"}});
+    }
+    Value ms = mindspore_dump();
+    rename(at(ms, "/data"), "Cell.fc.Linear.parameters_grad.0", "Cell.fc.Linear.parameters_grad");
+    expect("dump-mindspore", ms, {});
+    ms = mindspore_dump();
+    rename(at(ms, "/data"), "Cell.fc.Linear.parameters_grad.0", "Cell.fc.Linear.parameters_grad.x");
+    expect("dump-mindspore", ms, {{"/data/Cell.fc.Linear.parameters_grad.x", "does not match"}});
   }
 
   TEST_CASE("tensor leaves: dtype, requires_grad, shape, stats, md5, data_name") {
@@ -298,7 +317,7 @@ TEST_SUITE("msdump::schema") {
     expect("dump-pytorch-current", v, {{isend + "/0/tensor/shape", "expected array, got null"}});
   }
 
-  TEST_CASE("MindSpore and mindtorch: their dtypes and names, no requires_grad") {
+  TEST_CASE("MindSpore and mindtorch: their dtypes and names; requires_grad only for mindtorch") {
     const std::string ms_leaf = "/data/Functional.relu.0.forward/input_args/0";
     Value v = mindspore_dump();
     set(at(v, ms_leaf), "requires_grad", Value::boolean(false));
@@ -312,8 +331,10 @@ TEST_SUITE("msdump::schema") {
     Value mt = base_dump("mindtorch", k_ms_tensor, "Module");
     at(mt, "/data/Distributed.isend.0.forward/input_args").as_array().resize(0);
     expect("dump-mindtorch", mt, {});
-    set(at(mt, ms_leaf), "requires_grad", Value::boolean(true));  // MSAdapter docs show it; msprobe never writes it
-    expect("dump-mindtorch", mt, {{ms_leaf + "/requires_grad", "property \"requires_grad\" is not allowed"}});
+    set(at(mt, ms_leaf), "requires_grad", Value::boolean(true));  // the 8.x MSAdapter docs show it: allowed
+    expect("dump-mindtorch", mt, {});
+    set(at(mt, ms_leaf), "requires_grad", Value::string("yes"));
+    expect("dump-mindtorch", mt, {{ms_leaf + "/requires_grad", "expected boolean, got string"}});
   }
 
   TEST_CASE("stack.json and construct.json variants") {

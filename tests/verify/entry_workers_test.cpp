@@ -28,6 +28,7 @@ std::string describe(const VerifyReport& r) {
                               r.summary.level, r.summary.entries, r.summary.leaves, r.summary.tensors_checked,
                               r.summary.errors, r.summary.warnings, r.summary.dropped, r.summary.bytes);
   for (const auto& [k, n] : r.summary.by_kind) s += fmt::format("{}={} ", k, n);
+  s += r.summary.profile ? std::string(to_string(*r.summary.profile)) : "undetermined";  // (the evidence of both passes)
   s += "\n";
   for (const Finding& f : r.findings)
     s += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}:{}\n", static_cast<int>(f.severity), to_string(f.kind), f.entry, f.pointer,
@@ -102,6 +103,23 @@ TEST_SUITE("msdump::verify") {
       check_same(o);
     }
     CHECK(files >= 50);
+  }
+
+  TEST_CASE("entry workers: the same report with a given profile, on dumps of older generations") {
+    std::size_t files = 0;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(testing::source_dir() / "testdata/generations")) {
+      if (!e.is_regular_file() || e.path().filename() != "dump.json") continue;
+      ++files;
+      for (const Profile p : {Profile::current, Profile::legacy}) {
+        CAPTURE(e.path().string());
+        CAPTURE(to_string(p));
+        VerifyOptions o;
+        o.path = e.path().string();
+        o.profile = p;
+        check_same(o);
+      }
+    }
+    CHECK(files >= 7);
   }
 
   TEST_CASE("entry workers: the same report on a dump of many chunks, with caps, warn-only and broken copies") {
