@@ -1,6 +1,7 @@
 #pragma once
 // Checks of tensor leaves against their files in dump_tensor_data/ (or --tensors DIR): the
-// file named by data_name exists inside the directory, its dtype and shape agree with the
+// file named by data_name exists, is a regular file and, links resolved, lies inside the
+// bounding directory (core/contained_file.h), its dtype and shape agree with the
 // leaf, its recomputed statistics agree within tensor-formats.md §4.6 tolerances (PASS, WARN
 // band for CPU-produced dumps as warnings, FAIL as errors), its checksum agrees exactly; and,
 // at the end, no file of the directory went unreferenced.
@@ -18,7 +19,9 @@ namespace msdump::verify {
 
 class TensorChecker {
  public:
-  TensorChecker(std::string dir, Framework framework, Profile profile, SummaryMode mode,
+  // `dir` holds the files; `base` bounds where their links may lead (the dump's directory, or
+  // the --tensors directory itself).
+  TensorChecker(std::string dir, std::string base, Framework framework, Profile profile, SummaryMode mode,
                 stats::ToleranceOptions tolerance, int threads);
 
   // Checks the leaf at `pointer` (it has a "data_name"). Returns true when its file was read.
@@ -28,6 +31,7 @@ class TensorChecker {
 
  private:
   std::string m_dir;
+  std::string m_base;
   Framework m_framework;
   Profile m_profile;
   SummaryMode m_mode;

@@ -201,7 +201,8 @@ Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, c
         const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
         std::error_code ec;
         if (o.check_tensors && fs::is_directory(tdir, ec))
-          tensors.emplace(tdir.string(), p.ctx.rules.framework, profile, mode, o.tolerance, o.threads);
+          tensors.emplace(tdir.string(), o.tensors ? *o.tensors : (dir.empty() ? std::string(".") : dir.string()),
+                          p.ctx.rules.framework, profile, mode, o.tolerance, o.threads);
         break;
       }
       case pyjson::DumpEvent::Type::entry: {
