@@ -5,6 +5,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/verify/entry_checks.cpp
   lib/verify/tensor_checks.cpp
   lib/verify/golden.cpp
+  lib/verify/capture_golden.cpp
   lib/verify/cross_file.cpp
   lib/verify/schema_check.cpp
   lib/verify/event_pipe.cpp

@@ -4,12 +4,12 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "convert/convert.h"
 #include "convert/msprobe_dump_input.h"
 #include "core/byte_source.h"
 #include "dump/entry_name.h"
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
+#include "verify/capture_golden.h"
 #include "verify/cross_file.h"
 #include "verify/entry_checks.h"
 #include "verify/entry_workers.h"
@@ -253,17 +253,10 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   sum.profile = convert::detect_profile(**src);
   const SummaryMode mode = convert::detect_summary_mode(**src);
 
-  // The golden: an msprobe dump, or a capture converted into a temporary directory.
+  // The golden: an msprobe dump, or a capture converted as this dump was written.
   std::optional<Golden> golden;
-  std::optional<fs::path> converted;
   if (o.capture) {
-    converted = fs::temp_directory_path() / fmt::format("msdump-verify-{}-{}", ::getpid(), started.time_since_epoch().count());
-    convert::ConvertOptions co;
-    co.input = *o.capture;
-    co.output = converted->string();
-    auto r = convert::convert_one(co);
-    if (!r) return r.error().with_context(fmt::format("converting the capture '{}'", *o.capture));
-    auto g = Golden::load((*converted / "dump.json").string());
+    auto g = golden_from_capture(*o.capture, read_dump_settings(**src, sum.profile, mode));
     if (!g) return g.error();
     golden = std::move(*g);
   } else if (o.against) {
@@ -306,7 +299,6 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   DumpNames& names = p.names;
   if (fs::exists(dir / "stack.json")) check_stack_json((dir / "stack.json").string(), names, sink);
   if (fs::exists(dir / "construct.json")) check_construct_json((dir / "construct.json").string(), names, sink);
-  if (converted) fs::remove_all(*converted, ec);
 
   if (o.keep_entry_names) report.entry_names = std::move(names.in_order);
   report.findings = std::move(sink.findings());
