@@ -14,4 +14,5 @@ list(APPEND MSDUMP_LIB_SOURCES
 list(APPEND MSDUMP_TEST_SOURCES
   tests/verify/entry_workers_test.cpp
   tests/verify/cross_file_test.cpp
+  tests/verify/capture_golden_test.cpp
   tests/verify/golden_outputs_verify_test.cpp)
