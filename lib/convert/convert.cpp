@@ -792,10 +792,10 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
     auto p = make_plan(o, InputKind::msprobe_dump, h.framework, h.level, h.task, h.summary_mode, detected);
     if (!p) return p.error();
     plan = std::move(*p);
+    // The tensor files are the output's (msprobe names the directory it wrote them to), not
+    // the input's, whose dump_data_dir is left behind.
     if (plan->task == Task::tensor)
-      plan->dump_data_dir = (h.task == Task::tensor && h.dump_data_dir && !o.dump_path)
-                                ? *h.dump_data_dir
-                                : join_path(o.dump_path ? *o.dump_path : out, "dump_tensor_data");
+      plan->dump_data_dir = join_path(o.dump_path ? *o.dump_path : out, "dump_tensor_data");
     if (plan->task == Task::tensor && h.task != Task::tensor)
       return invalid_input(fmt::format("{}: a {} dump has no tensor files to write a tensor dump from", dump_path,
                                        to_string(h.task)));
