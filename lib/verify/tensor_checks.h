@@ -1,10 +1,10 @@
 #pragma once
 // Checks of tensor leaves against their files in dump_tensor_data/ (or --tensors DIR): the
 // file named by data_name exists, is a regular file and, links resolved, lies inside the
-// bounding directory (core/contained_file.h), its dtype and shape agree with the
-// leaf, its recomputed statistics agree within tensor-formats.md §4.6 tolerances (PASS, WARN
-// band for CPU-produced dumps as warnings, FAIL as errors), its checksum agrees exactly; and,
-// at the end, no file of the directory went unreferenced.
+// bounding directory (core/contained_file.h), its dtype and shape agree with the leaf, its
+// recomputed statistics agree within tensor-formats.md §4.6 tolerances (PASS, WARN band for
+// CPU-produced dumps as warnings, FAIL as errors), its checksum agrees exactly; and, at the
+// end, no file of the directory went unreferenced.
 
 #include <set>
 #include <string>
