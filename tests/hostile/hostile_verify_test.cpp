@@ -124,6 +124,26 @@ TEST_SUITE("msdump::hostile") {
     }
   }
 
+  TEST_CASE("verify: dump_tensor_data/ itself a link to elsewhere does not widen the bound") {
+    Dump d;
+    const fs::path elsewhere = d.tmp / "elsewhere";
+    fs::rename(d.tensors, elsewhere);
+    fs::create_directory_symlink(elsewhere, d.tensors);
+    const auto r = d.verify();
+    CHECK(file_finding(d, r).message == "'" + d.target.string() + "' resolves to '" +
+                                            (fs::canonical(elsewhere) / k_file).string() + "', outside '" +
+                                            d.rank.string() + "'");
+    CHECK(r.summary.tensors_checked == 0);
+    // --tensors names the directory explicitly: it is then the bound.
+    VerifyOptions o;
+    o.path = d.rank.string();
+    o.tensors = d.tensors.string();
+    auto explicit_dir = verify_dump(o);
+    REQUIRE(explicit_dir);
+    CHECK(explicit_dir->summary.errors == 0);
+    CHECK(explicit_dir->summary.tensors_checked == 43);
+  }
+
   TEST_CASE("verify: a special file where a tensor file should be") {
     Dump d;
     fs::remove(d.target);
