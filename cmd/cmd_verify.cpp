@@ -70,7 +70,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("verify", "Check dumps against schemas, tensor files, a capture or a golden dump");
   add_batch_flags(*sub, cmd->batch, "dump.json files, the directories holding them, or trees of them");
   sub->add_option("--against", cmd->options.against, "Golden dump.json (or its directory) to compare with");
-  sub->add_option("--capture", cmd->options.capture, "Capture directory: convert it and compare with the result");
+  sub->add_option("--capture", cmd->options.capture, "Capture directory: convert it as the dump was written (its level, task, profile, summary mode) and compare with the result");
   sub->add_option("--tensors", cmd->options.tensors, "Tensor directory (default: dump_tensor_data/ beside dump.json)");
   sub->add_flag("--no-tensors", cmd->no_tensors, "Do not read tensor files");
   add_profile_auto_option(*sub, cmd->options.profile);

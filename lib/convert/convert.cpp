@@ -115,6 +115,19 @@ std::string join_path(const std::string& a, const std::string& b) {
   return a.back() == '/' ? a + b : a + "/" + b;
 }
 
+// dump_data_dir as msprobe writes it (dump-format.md §2): <dump_path>/dump_tensor_data, the
+// dump_path as given for PyTorch, made absolute (os.path.abspath) first by the MindSpore side,
+// which writes MindSpore and MSAdapter (mindtorch) dumps.
+std::string dump_data_dir_for(Framework framework, const std::string& dump_path) {
+  std::string base = dump_path;
+  if (framework != Framework::pytorch) {
+    std::error_code ec;
+    const auto abs = fs::absolute(dump_path, ec).lexically_normal().string();
+    if (!ec) base = abs.size() > 1 && abs.back() == '/' ? abs.substr(0, abs.size() - 1) : abs;
+  }
+  return join_path(base, "dump_tensor_data");
+}
+
 Result<Plan> make_plan(const ConvertOptions& o, InputKind kind, Framework framework, Level input_level,
                        Task input_task, SummaryMode input_mode, Profile detected_profile) {
   Plan p;
@@ -560,7 +573,9 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   report.profile = plan->profile;
   report.level = plan->level;
   report.task = plan->task;
-  plan->dump_data_dir = join_path(o.dump_path ? *o.dump_path : out, "dump_tensor_data");
+  // --dump-path, else the trace header's dump_path, else OUT as given.
+  plan->dump_data_dir =
+      dump_data_dir_for(plan->framework, o.dump_path ? *o.dump_path : header->dump_path.value_or(out));
   if (auto r = prepare_output(out, *plan, true, o.overwrite); !r) return r.error();
 
   // Pass 2: batches of consecutive entries are merged, converted and formatted on worker
@@ -795,10 +810,10 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
                        h.profile.value_or(Profile::current));
     if (!p) return p.error();
     plan = std::move(*p);
+    // The tensor files are the output's (msprobe names the directory it wrote them to), not
+    // the input's, whose dump_data_dir is left behind.
     if (plan->task == Task::tensor)
-      plan->dump_data_dir = (h.task == Task::tensor && h.dump_data_dir && !o.dump_path)
-                                ? *h.dump_data_dir
-                                : join_path(o.dump_path ? *o.dump_path : out, "dump_tensor_data");
+      plan->dump_data_dir = dump_data_dir_for(plan->framework, o.dump_path ? *o.dump_path : out);
     if (plan->task == Task::tensor && h.task != Task::tensor)
       return invalid_input(fmt::format("{}: a {} dump has no tensor files to write a tensor dump from", dump_path,
                                        to_string(h.task)));

@@ -31,7 +31,8 @@ struct ConvertOptions {
   Precision precision = Precision::low;
   std::vector<std::string> list;       // msprobe "list": substring filter on entry names
   std::vector<std::string> scope;      // msprobe "scope": [start, end] entry names (scope_filter.h)
-  std::optional<std::string> dump_path;  // prefix printed in dump_data_dir (default: OUT as given)
+  std::optional<std::string> dump_path;  // prefix printed in dump_data_dir (default: a trace header's
+                                         // dump_path, else OUT as given; MindSpore: made absolute)
   Overwrite overwrite = Overwrite::no;
   bool strict = false;                 // unknown kinds/keys are errors instead of warnings
   int threads = 1;                     // threads for statistics of large tensors

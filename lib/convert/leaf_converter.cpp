@@ -41,13 +41,17 @@ bool is_extra_key(std::string_view k) {
   return false;
 }
 
-Result<void> link_or_copy(const std::string& from, const std::string& to, Overwrite overwrite) {
+// A hard link to the file already opened (and checked to lie inside the input), else a copy of
+// its bytes. Linked through its descriptor, not its name: a tensor file that is a symlink gives
+// the file it points to (not a second symlink), and a name swapped since the check is not used.
+Result<void> link_or_copy(const FileSource& from, const std::string& to, Overwrite overwrite) {
   std::error_code ec;
   if (overwrite == Overwrite::yes) std::filesystem::remove(to, ec);
-  if (::link(from.c_str(), to.c_str()) == 0) return {};
-  auto bytes = read_file(from);
-  if (!bytes) return bytes.error();
-  return write_file_atomic(to, *bytes, overwrite);
+  const std::string by_fd = "/proc/self/fd/" + std::to_string(from.fd());
+  if (::linkat(AT_FDCWD, by_fd.c_str(), AT_FDCWD, to.c_str(), AT_SYMLINK_FOLLOW) == 0) return {};
+  std::string bytes(from.size(), '\0');
+  if (auto r = from.read_at(0, {reinterpret_cast<std::byte*>(bytes.data()), bytes.size()}); !r) return r.error();
+  return write_file_atomic(to, bytes, overwrite);
 }
 
 tensor::Tensor widen_to_float32(const tensor::Tensor& t) {
@@ -170,6 +174,7 @@ Result<void> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool
   c.rg = nullptr;
   c.st.reset();
   c.has_src = false;
+  c.file = nullptr;
   c.keep_input_stats = false;
 
   // 1. What the leaf says.
@@ -208,6 +213,7 @@ Result<void> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool
   }
   c.st = std::move(*computed);
   c.has_src = true;
+  c.file = opened->source;
   ++m_tensors;
   m_bytes_read += info.nbytes();
   return {};
@@ -268,7 +274,7 @@ Result<void> LeafConverter::make_leaf(const Value& leaf, Where& where, bool ndar
                                                        where.is_parameters_grad, m_ctx.framework);
     if (!dump::is_plain_file_name(data_name))
       return fatal(where, fmt::format("data_name \"{}\" would leave dump_tensor_data/", data_name));
-    auto written = write_tensor_file(c.src, m_ctx.tensor_out + "/" + data_name);
+    auto written = write_tensor_file(c.src, *c.file, m_ctx.tensor_out + "/" + data_name);
     if (!written) {
       problem(where, written.error().message);
     } else {
@@ -295,18 +301,17 @@ stats::StatsOptions LeafConverter::stats_options(DType reported) const {
   return o;
 }
 
-Result<void> LeafConverter::write_tensor_file(const TensorSource& src, const std::string& dest) {
+Result<void> LeafConverter::write_tensor_file(const TensorSource& src, const FileSource& file,
+                                             const std::string& dest) {
   const bool pytorch = m_ctx.framework == Framework::pytorch;
   const auto want = pytorch ? tensor::TensorFormat::pt : tensor::TensorFormat::npy;
   // msprobe's np.save path stores bfloat16 and float8 as float32 (docs/tensor-formats.md §3.3).
   const DType stored = src.info.dtype;
   const bool widen = !pytorch && (stored == DType::bfloat16 || stored == DType::float8_e4m3fn ||
                                   stored == DType::float8_e5m2);
-  if (src.info.format == want && !widen) return link_or_copy(src.path, dest, m_ctx.overwrite);
+  if (src.info.format == want && !widen) return link_or_copy(file, dest, m_ctx.overwrite);
 
-  auto file = FileSource::open(src.path);
-  if (!file) return file.error();
-  auto t = tensor::load_tensor(**file, src.info);
+  auto t = tensor::load_tensor(file, src.info);
   if (!t) return t.error();
   if (widen) *t = widen_to_float32(*t);
   auto bytes = pytorch ? tensor::write_pt(t->view(), tensor::pt_archive_name(dest), false) : tensor::write_npy(t->view());

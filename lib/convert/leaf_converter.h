@@ -75,6 +75,7 @@ class LeafConverter {
     const pyjson::Value* rg = nullptr;
     std::optional<stats::LeafStats> st;
     TensorSource src;      // meaningful when has_src
+    const FileSource* file = nullptr;  // src's open file when has_src (valid for this leaf)
     bool has_src = false;  // the leaf's bytes were read (src.info describes them)
     tensor::Shape shape;   // the leaf's shape
     bool keep_input_stats = false;
@@ -89,7 +90,7 @@ class LeafConverter {
   stats::StatsOptions stats_options(DType reported) const;
   // Puts the tensor into dump_tensor_data/: a link or copy when the source file already has the
   // framework's format, else a .pt / .npy written from the loaded tensor.
-  Result<void> write_tensor_file(const TensorSource& src, const std::string& dest);
+  Result<void> write_tensor_file(const TensorSource& src, const FileSource& file, const std::string& dest);
 
   LeafContext m_ctx;
   stats::ReadBuffer m_buffer;

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "core/contained_file.h"
 #include "dump/data_name.h"
 #include "tensor/raw_reader.h"
 #include "tensor/tensor_reader.h"
@@ -24,37 +25,6 @@ bool stays_inside(std::string_view rel) {
   }
   return rel.find('\0') == std::string_view::npos;
 }
-
-// `real` (what `path` resolves to) must lie inside `dir` once its links are resolved too.
-Result<void> real_path_inside(const fs::path& real, const std::string& path, const std::string& dir) {
-  std::error_code ec;
-  const auto real_dir = fs::canonical(dir, ec);
-  if (ec) return io_error(fmt::format("cannot resolve '{}': {}", dir, ec.message()));
-  const auto rel = real.lexically_relative(real_dir);
-  if (rel.empty() || *rel.begin() == "..")
-    return invalid_input(fmt::format("'{}' resolves to '{}', outside '{}'", path, real.string(), dir));
-  return {};
-}
-
-// After symlinks are resolved, the file must still be inside `dir` (a link in
-// dump_tensor_data/ pointing elsewhere is refused).
-Result<void> check_resolved_inside(const std::string& path, const std::string& dir) {
-  std::error_code ec;
-  const auto real = fs::canonical(path, ec);
-  if (ec) return io_error(fmt::format("cannot open '{}': {}", path, ec.message()));
-  return real_path_inside(real, path, dir);
-}
-
-}  // namespace
-
-Result<void> check_opened_inside(int fd, const std::string& path, const std::string& dir) {
-  std::error_code ec;
-  const auto real = fs::read_symlink("/proc/self/fd/" + std::to_string(fd), ec);
-  if (ec) return {};  // no /proc: the check by name before the open is all there is
-  return real_path_inside(real, path, dir);
-}
-
-namespace {
 
 bool holds_16bit_or_fp8_as_float32(DType leaf, DType file) {
   return file == DType::float32 && (leaf == DType::bfloat16 || leaf == DType::float8_e4m3fn ||
@@ -123,25 +93,13 @@ Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype
     outcome.problem = io_error(fmt::format("tensor file '{}' is missing", src.path));
     return outcome;
   }
-  if (auto inside = check_resolved_inside(src.path, src.base); !inside) {
-    if (inside.error().code != ErrorCode::invalid_input) {
-      outcome.problem = inside.error();  // a dangling link, an unreadable directory
-      return outcome;
-    }
-    return inside.error();
-  }
-  auto file = FileSource::open(src.path);
+  // Resolving outside the input is an invalid input; a dangling link, an unreadable file or a
+  // special file (FIFO, directory) spoils only this leaf.
+  auto file = open_file_inside(src.path, src.base);
   if (!file) {
+    if (file.error().code == ErrorCode::invalid_input) return file.error();
     outcome.problem = file.error();
     return outcome;
-  }
-  // The check above went by name; a link swapped in before the open is caught on the descriptor.
-  if (auto inside = check_opened_inside((*file)->fd(), src.path, src.base); !inside) {
-    if (inside.error().code != ErrorCode::invalid_input) {
-      outcome.problem = inside.error();
-      return outcome;
-    }
-    return inside.error();
   }
   OpenedTensor out;
   out.source = std::shared_ptr<const FileSource>(std::move(*file));

@@ -58,11 +58,6 @@ struct OpenOutcome {
 // np.save path stores those as float32). Messages name the file and the disagreement.
 Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape);
 
-// Whether the file open as `fd` (opened by the name `path`) lies inside `dir` once every link is
-// resolved, judged on the descriptor (/proc/self/fd), so a link swapped between a check by name
-// and the open is caught. invalid_input when it lies outside; no-op without /proc.
-Result<void> check_opened_inside(int fd, const std::string& path, const std::string& dir);
-
 // Keeps the last files opened (validated, with their format known), so the leaves of a capture
 // that share one blob open, resolve and probe it once instead of once per leaf (that was half
 // of convert's time). Bounded: at most k_open_files descriptors stay open.

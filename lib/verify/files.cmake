@@ -6,6 +6,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/verify/profile_checks.cpp
   lib/verify/tensor_checks.cpp
   lib/verify/golden.cpp
+  lib/verify/capture_golden.cpp
   lib/verify/cross_file.cpp
   lib/verify/schema_check.cpp
   lib/verify/event_pipe.cpp
@@ -15,4 +16,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/verify/entry_workers_test.cpp
   tests/verify/cross_file_test.cpp
   tests/verify/profile_checks_test.cpp
+  tests/verify/capture_golden_test.cpp
   tests/verify/golden_outputs_verify_test.cpp)

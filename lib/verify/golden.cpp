@@ -85,11 +85,12 @@ std::string MatchKeys::key(const std::string& name) {
   return fmt::format("{}#backward#{}", op, n);
 }
 
-Result<Golden> Golden::load(const std::string& dump_json) {
+Result<Golden> Golden::load(const std::string& dump_json, const std::string& shown_as) {
   auto src = FileSource::open(dump_json);
   if (!src) return src.error();
   Golden g;
-  g.m_path = dump_json;
+  g.m_path = shown_as.empty() ? dump_json : shown_as;
+  g.m_show_lines = shown_as.empty();
   MatchKeys keys;
   pyjson::DumpJsonStream stream(**src);
   pyjson::DumpEvent ev;
@@ -142,7 +143,8 @@ void Golden::report_unmatched(FindingSink& sink) const {
       Finding f;
       f.kind = FindingKind::missing;
       f.entry = g.name;
-      f.message = fmt::format("golden entry is missing (golden {}:{})", m_path, g.line);
+      f.message = m_show_lines ? fmt::format("golden entry is missing (golden {}:{})", m_path, g.line)
+                               : fmt::format("golden entry is missing (golden {})", m_path);
       f.expected = g.name;
       sink.add(std::move(f));
     }

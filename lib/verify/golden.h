@@ -34,8 +34,9 @@ struct GoldenTolerance {
 
 class Golden {
  public:
-  // Reads the whole golden dump.json into memory (entries by match key).
-  static Result<Golden> load(const std::string& dump_json);
+  // Reads the whole golden dump.json into memory (entries by match key). Findings name it as
+  // `shown_as` when given (a temporary conversion: no path or line of it is shown).
+  static Result<Golden> load(const std::string& dump_json, const std::string& shown_as = "");
 
   // Compares `entry` (named `name`, at `pointer`) with its golden; reports a missing golden as
   // an "extra" finding.
@@ -53,6 +54,7 @@ class Golden {
     bool matched = false;
   };
   std::string m_path;
+  bool m_show_lines = true;
   std::vector<Item> m_items;
   std::unordered_map<std::string, std::size_t> m_by_key;
 };

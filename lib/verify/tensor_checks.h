@@ -1,9 +1,10 @@
 #pragma once
 // Checks of tensor leaves against their files in dump_tensor_data/ (or --tensors DIR): the
-// file named by data_name exists inside the directory, its dtype and shape agree with the
-// leaf, its recomputed statistics agree within docs/tensor-formats.md §4.6 tolerances (PASS, WARN
-// band for CPU-produced dumps as warnings, FAIL as errors), its checksum agrees exactly; and,
-// at the end, no file of the directory went unreferenced.
+// file named by data_name exists, is a regular file and, links resolved, lies inside the
+// bounding directory (core/contained_file.h), its dtype and shape agree with the leaf, its
+// recomputed statistics agree within docs/tensor-formats.md §4.6 and docs/format.md §6.7
+// tolerances (PASS, WARN band for CPU-produced dumps as warnings, FAIL as errors), its checksum
+// agrees exactly; and, at the end, no file of the directory went unreferenced.
 
 #include <optional>
 #include <set>
@@ -19,10 +20,11 @@ namespace msdump::verify {
 
 class TensorChecker {
  public:
-  // `profile` nullopt (auto): each leaf's statistics are recomputed by the rules of the profile
-  // its own form points to (dump/format_signals.h). The checksum is recomputed the way the
-  // leaf's own keys say it was written (summary_mode_of_leaf).
-  TensorChecker(std::string dir, Framework framework, std::optional<Profile> profile,
+  // `dir` holds the files; `base` bounds where their links may lead (the dump's directory, or
+  // the --tensors directory itself). `profile` nullopt (auto): each leaf's statistics are
+  // recomputed by the rules of the profile its own form points to (dump/format_signals.h). The
+  // checksum is recomputed the way the leaf's own keys say it was written (summary_mode_of_leaf).
+  TensorChecker(std::string dir, std::string base, Framework framework, std::optional<Profile> profile,
                 stats::ToleranceOptions tolerance, int threads);
 
   // Checks the leaf at `pointer` (it has a "data_name"). Returns true when its file was read.
@@ -32,6 +34,7 @@ class TensorChecker {
 
  private:
   std::string m_dir;
+  std::string m_base;
   Framework m_framework;
   std::optional<Profile> m_profile;
   stats::ToleranceOptions m_tolerance;

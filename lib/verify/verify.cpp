@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include "convert/convert.h"
+#include "convert/msprobe_dump_input.h"
 #include "core/byte_source.h"
 #include "dump/entry_name.h"
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
+#include "verify/capture_golden.h"
 #include "verify/cross_file.h"
 #include "verify/entry_checks.h"
 #include "verify/entry_workers.h"
@@ -208,7 +210,8 @@ Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, c
         const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
         std::error_code ec;
         if (o.check_tensors && fs::is_directory(tdir, ec))
-          tensors.emplace(tdir.string(), p.ctx.rules.framework, profile, o.tolerance, o.threads);
+          tensors.emplace(tdir.string(), o.tensors ? *o.tensors : (dir.empty() ? std::string(".") : dir.string()),
+                          p.ctx.rules.framework, profile, o.tolerance, o.threads);
         break;
       }
       case pyjson::DumpEvent::Type::entry: {
@@ -260,17 +263,13 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   sum.file = *dump_path;
   sum.bytes = (*src)->size();
 
-  // The golden: an msprobe dump, or a capture converted into a temporary directory.
+  // The golden: an msprobe dump, or a capture converted as this dump was written.
   std::optional<Golden> golden;
-  std::optional<fs::path> converted;
   if (o.capture) {
-    converted = fs::temp_directory_path() / fmt::format("msdump-verify-{}-{}", ::getpid(), started.time_since_epoch().count());
-    convert::ConvertOptions co;
-    co.input = *o.capture;
-    co.output = converted->string();
-    auto r = convert::convert_one(co);
-    if (!r) return r.error().with_context(fmt::format("converting the capture '{}'", *o.capture));
-    auto g = Golden::load((*converted / "dump.json").string());
+    // (How the dump was written, from its first entries: the whole-file decision comes later.)
+    const convert::DumpForm form = convert::detect_form(**src);
+    const Profile profile = o.profile ? *o.profile : form.profile.value_or(Profile::current);
+    auto g = golden_from_capture(*o.capture, read_dump_settings(**src, profile, form.summary_mode));
     if (!g) return g.error();
     golden = std::move(*g);
   } else if (o.against) {
@@ -315,7 +314,6 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   DumpNames& names = p.names;
   if (fs::exists(dir / "stack.json")) check_stack_json((dir / "stack.json").string(), names, sink);
   if (fs::exists(dir / "construct.json")) check_construct_json((dir / "construct.json").string(), names, sink);
-  if (converted) fs::remove_all(*converted, ec);
 
   if (o.keep_entry_names) report.entry_names = std::move(names.in_order);
   report.findings = std::move(sink.findings());

@@ -18,7 +18,8 @@
 //   tensors     with dump_tensor_data/ (or --tensors): every data_name exists, dtype and shape
 //               agree, recomputed statistics and checksums agree, no unreferenced files;
 //   cross-file  stack.json and construct.json against dump.json;
-//   golden      with --against (or --capture, converted first): missing / extra entries
+//   golden      with --against (or --capture, converted first as the dump was written,
+//               capture_golden.h): missing / extra entries
 //               (backward entries renumbered as msprobe's compare does), dtype, shape,
 //               statistics beyond tolerance, changed values.
 
@@ -38,7 +39,7 @@ namespace msdump::verify {
 struct VerifyOptions {
   std::string path;                    // dump.json, or the directory holding it
   std::optional<std::string> against;  // golden dump.json or directory
-  std::optional<std::string> capture;  // capture directory, converted and used as the golden
+  std::optional<std::string> capture;  // capture directory, converted like the dump and used as the golden
   std::optional<std::string> tensors;  // tensor directory (default: dump_tensor_data/ beside dump.json)
   std::optional<Profile> profile;      // --profile; nullopt: auto (from the file's own signals)
   bool check_tensors = true;           // recompute statistics from tensor files when present

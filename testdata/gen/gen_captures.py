@@ -1160,6 +1160,15 @@ CATEGORY = {("forward", "input_args"): "input", ("forward", "input_kwargs"): "kw
 
 
 class Converter:
+    def dump_data_dir(self):
+        # os.path.join(dump_path, "dump_tensor_data"), dump_path = the header's, else the output
+        # directory; PyTorch keeps it as given, the MindSpore side (mindspore, mindtorch) makes it
+        # absolute first (<WORK>: the directory convert runs in, as run_convert_goldens.py writes it).
+        dump_path = self.header.get("dump_path", self.out_dir)
+        if self.fw != "pytorch":
+            dump_path = os.path.normpath(os.path.join("<WORK>", dump_path))
+        return dump_path + "/dump_tensor_data"
+
     def __init__(self, capdir, level=None, task=None, summary_mode=None, data_mode=None, profile="current",
                  out_dir=OUT):
         self.capdir = capdir
@@ -1348,7 +1357,7 @@ class Converter:
         dump["task"] = self.task
         dump["level"] = self.level
         dump["framework"] = self.fw
-        dump["dump_data_dir"] = self.out_dir + "/dump_tensor_data" if self.task == "tensor" else None
+        dump["dump_data_dir"] = self.dump_data_dir() if self.task == "tensor" else None
         dump["data"] = data
         stack_json = {str(i): [names, list(frames)] for i, (frames, names) in enumerate(stacks.items())}
         return dump, stack_json, construct

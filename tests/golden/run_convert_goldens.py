@@ -4,7 +4,8 @@
 For every variant: run `msdump convert <path> -o out <args>` in an empty temporary directory,
 check the exit code and the stderr fragments, and compare out/{dump,stack,construct}.json byte
 for byte with the golden (task tensor: the file names in out/dump_tensor_data/ with
-tensor_files.txt). Usage: run_convert_goldens.py MSDUMP [NAME_FILTER]
+tensor_files.txt). The temporary directory's path, which a MindSpore tensor dump's absolute
+dump_data_dir holds, reads <WORK> in the goldens. Usage: run_convert_goldens.py MSDUMP [NAME_FILTER]
 """
 import json
 import os
@@ -38,8 +39,9 @@ def run_variant(msdump, v):
                 if not os.path.exists(o):
                     problems.append(f"{name} not written")
                     continue
-                if open(g, "rb").read() != open(o, "rb").read():
-                    diff = subprocess.run(["diff", g, o], capture_output=True, text=True).stdout
+                got = open(o, "rb").read().replace(os.path.realpath(work).encode() + b"/", b"<WORK>/")
+                if open(g, "rb").read() != got:
+                    diff = subprocess.run(["diff", g, "-"], input=got, capture_output=True).stdout.decode()
                     problems.append(f"{name} differs:\n" + "\n".join(diff.splitlines()[:20]))
             listing = os.path.join(gdir, "tensor_files.txt")
             if os.path.exists(listing):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Acceptance checks against real msprobe output (testdata/msprobe/current, README there):
 
-  * converting cnn_L0_tensor_all, cnn_L1_tensor_all, cnn_mix_tensor_forward with no options
-    reproduces each step's dump.json (Mean/Norm within tolerance), stack.json and construct.json;
+  * converting cnn_L0_tensor_all, cnn_L1_tensor_all, cnn_mix_tensor_forward with only
+    --dump-path (the recorded run's, as dump_data_dir names the output's directory) reproduces each step's dump.json (Mean/Norm within tolerance), stack.json and construct.json;
   * --task statistics: cnn_L1_tensor_all -> cnn_L1_statistics_all and
     cnn_mix_tensor_forward -> cnn_mix_statistics_forward;
   * --level L0 --task statistics: cnn_mix_tensor_forward -> exactly the Module entries of
@@ -56,8 +56,14 @@ def main():
                                 *args], capture_output=True, text=True)
             check(f"convert {case} {' '.join(args)}", p.returncode == 0, p.stderr)
 
+        def recorded_dump_path(case):
+            # msprobe's dump_path of the recorded run: dump_data_dir minus step0/rank0/dump_tensor_data
+            header = json.load(open(os.path.join(samples, case, "step0", "rank0", "dump.json")))
+            return os.path.dirname(os.path.dirname(os.path.dirname(header["dump_data_dir"])))
+
         for case in ("cnn_L0_tensor_all", "cnn_L1_tensor_all", "cnn_mix_tensor_forward"):
-            convert(case, case)
+            # dump_data_dir names the output's tensor directory: --dump-path gives the recorded one.
+            convert(case, case, "--dump-path", recorded_dump_path(case))
             for step in ("step0", "step1"):
                 exp, act = os.path.join(samples, case, step, "rank0"), os.path.join(work, case, step, "rank0")
                 check(f"{case}/{step} dump.json", dumps_equivalent(f"{exp}/dump.json", f"{act}/dump.json"))

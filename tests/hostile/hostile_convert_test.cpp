@@ -154,6 +154,32 @@ TEST_SUITE("msdump::hostile") {
                            "/dump_tensor_data/x.pt' is not a regular file");
   }
 
+  TEST_CASE("a directory where a tensor should be is a problem naming it") {
+    Layout l;
+    write_dump(l, "x.pt");
+    fs::create_directory(l.in / "dump_tensor_data" / "x.pt");
+    auto r = l.convert(Task::statistics);
+    REQUIRE_MESSAGE(r, error_of(r));
+    const auto found = problems(*r);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0] == l.at("dump.json:2") + "Torch.add.0.forward: /input_args/0: '" + l.in.string() +
+                           "/dump_tensor_data/x.pt' is not a regular file");
+  }
+
+  TEST_CASE("a tensor file linked to a file inside the input is read, and written as a file") {
+    Layout l;
+    write_dump(l, "x.pt");
+    fs::copy_file(l.outside, l.in / "real.pt");
+    fs::create_symlink("../real.pt", l.in / "dump_tensor_data" / "x.pt");
+    auto r = l.convert();  // task tensor, as the input's
+    REQUIRE_MESSAGE(r, error_of(r));
+    CHECK(problems(*r).empty());
+    CHECK(r->tensor_files == 1);
+    const auto written = l.out / "dump_tensor_data" / "Torch.add.0.forward.input.0.pt";
+    CHECK(fs::is_regular_file(fs::symlink_status(written)));
+    CHECK(testing::slurp(written) == testing::slurp(l.outside));
+  }
+
   TEST_CASE("a trace line nested 100000 deep fails with its line number") {
     Layout l;
     l.write(l.in / "trace.jsonl",
