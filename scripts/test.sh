@@ -7,7 +7,7 @@
 # target for MSDUMP_FUZZ_SECONDS (default 60) from its committed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --with-fuzz
+scripts/install-deps.sh --with-fuzz --with-torch
 BUILD_DIR=build scripts/build.sh -DMSDUMP_WERROR=ON
 (cd build && ctest --output-on-failure)
 BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo scripts/build.sh -DMSDUMP_SANITIZE=ON -DMSDUMP_BENCH=OFF

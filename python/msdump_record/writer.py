@@ -1,0 +1,121 @@
+"""The background writer: appends raw tensor bytes to a blob file and event lines to trace.jsonl.
+
+The training thread copies each tensor synchronously and hands the copy over with the blob offset
+it reserved; this thread writes the bytes, then the lines that reference them, so a line on disk
+never points at bytes that are not there yet. Memory held by queued copies is bounded by
+`max_bytes`: a producer waits for the writer, nothing is ever dropped.
+"""
+import collections
+import json
+import os
+import threading
+
+_BLOB, _LINE, _OPEN, _CLOSE, _SYNC = range(5)
+
+
+class BlobWriter:
+    def __init__(self, max_bytes=256 << 20):
+        self.max_bytes = max_bytes
+        self._queue = collections.deque()
+        self._cond = threading.Condition()
+        self._pending = 0
+        self._error = None
+        self._trace = None
+        self._blob = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._run, name="msdump_record-writer", daemon=True)
+        self._thread.start()
+
+    # ---- producer side (training thread) ----
+    def _put(self, item, nbytes=0):
+        with self._cond:
+            if self._error is not None:
+                raise RuntimeError("msdump_record writer failed") from self._error
+            while self._pending and self._pending + nbytes > self.max_bytes:
+                self._cond.wait()
+            self._pending += nbytes
+            self._queue.append(item)
+            self._cond.notify_all()
+
+    def open(self, trace_path, blob_path):
+        self._put((_OPEN, trace_path, blob_path))
+
+    def blob(self, array):
+        """Queues a host copy (numpy array or bytes-like) for the blob file."""
+        self._put((_BLOB, array), array.nbytes)
+
+    def line(self, *events):
+        """Queues event lines; the lines of one call reach the file in one write."""
+        self._put((_LINE, events))
+
+    def close_files(self):
+        self._put((_CLOSE,))
+
+    def sync(self):
+        """Waits until everything queued so far is on disk (flushed to the OS)."""
+        done = threading.Event()
+        self._put((_SYNC, done))
+        while not done.wait(0.1):
+            if not self._thread.is_alive():
+                break
+        if self._error is not None:
+            raise RuntimeError("msdump_record writer failed") from self._error
+
+    # ---- consumer side ----
+    def _run(self):
+        while True:
+            with self._cond:
+                while not self._queue:
+                    self._cond.wait()
+                batch = list(self._queue)
+                self._queue.clear()
+            try:
+                self._write(batch)
+            except BaseException as e:  # keep the producer from waiting forever
+                with self._cond:
+                    self._error = e
+                    self._pending = 0
+                    self._cond.notify_all()
+                return
+
+    def _write(self, batch):
+        lines = []
+        freed = 0
+        for item in batch:
+            kind = item[0]
+            if kind == _BLOB:
+                self._blob.write(memoryview(item[1]).cast("B"))
+                freed += item[1].nbytes
+            elif kind == _LINE:
+                group = [json.dumps(e, ensure_ascii=False) for e in item[1]]
+                lines.append("\n".join(group))
+            else:
+                self._flush(lines)
+                lines = []
+                if kind == _OPEN:
+                    self._close_files()
+                    self._trace = open(item[1], "wb", buffering=0)
+                    self._blob = open(item[2], "wb")
+                elif kind == _CLOSE:
+                    self._close_files()
+                elif kind == _SYNC:
+                    item[1].set()
+        self._flush(lines)
+        with self._cond:
+            self._pending -= freed
+            self._cond.notify_all()
+
+    def _flush(self, lines):
+        if self._blob is not None:
+            self._blob.flush()  # bytes reach the file before the lines naming them
+        if lines:
+            data = ("\n".join(lines) + "\n").encode("utf-8")
+            view = memoryview(data)
+            while view:  # one write call unless the OS writes less: a crash cuts at most one line
+                view = view[self._trace.write(view):]
+
+    def _close_files(self):
+        for f in (self._blob, self._trace):
+            if f is not None:
+                f.close()
+        self._blob = self._trace = None
