@@ -25,24 +25,32 @@ def _dropout_p(args, kwargs):
 
 
 class ApiHooks:
-    """Installs the wrappers on the namespace objects; uninstall() puts the originals back."""
+    """The wrappers, built once; install() puts them on the namespace objects, uninstall() puts
+    the originals back."""
 
     def __init__(self, rec):
         self.rec = rec
-        self.installed = []
+        self.targets = []
         for prefix, key, owner, attr, orig in wrap_targets():
             own_attr = attr in getattr(owner, "__dict__", {})
             dropout = attr in DROPOUT_APIS and prefix in ("Functional", "Torch")
-            setattr(owner, attr, self._wrapper(key, orig, dropout))
-            self.installed.append((owner, attr, orig, own_attr))
+            self.targets.append((owner, attr, orig, own_attr, self._wrapper(key, orig, dropout)))
+        self.installed = False
+
+    def install(self):
+        if not self.installed:
+            for owner, attr, _, _, wrapper in self.targets:
+                setattr(owner, attr, wrapper)
+            self.installed = True
 
     def uninstall(self):
-        for owner, attr, orig, own_attr in reversed(self.installed):
-            if own_attr:
-                setattr(owner, attr, orig)
-            else:
-                delattr(owner, attr)
-        self.installed = []
+        if self.installed:
+            for owner, attr, orig, own_attr, _ in reversed(self.targets):
+                if own_attr:
+                    setattr(owner, attr, orig)
+                else:
+                    delattr(owner, attr)
+            self.installed = False
 
     def _wrapper(self, key, orig, dropout):
         rec = self.rec

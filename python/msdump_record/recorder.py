@@ -44,17 +44,19 @@ class Recorder:
         if self.level in ("L0", "mix") and model is not None:
             self._modules = ModuleHooks(self, model)
         if self.level in ("L1", "mix"):
-            self._apis = ApiHooks(self)
+            if self._apis is None:
+                self._apis = ApiHooks(self)
+            self._apis.install()
         self.running = True
 
     def stop(self):
         self.running = False
+        self.writer.kick()
         if self._modules is not None:
             self._modules.remove()
             self._modules = None
         if self._apis is not None:
             self._apis.uninstall()
-            self._apis = None
 
     def step(self):
         self.stop()
@@ -65,10 +67,12 @@ class Recorder:
         self.loop += 1
 
     def close(self):
-        """Ends the current step and waits until every queued byte is written."""
+        """Ends the current step, waits until every queued byte is written and takes the API
+        wrappers off for good."""
         if self.sink is not None or self.running:
             self.step()
         self.writer.sync()
+        self._apis = None
 
     # ---- used by the hooks ----
     def emit_inputs(self, name, sections):

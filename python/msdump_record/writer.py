@@ -11,6 +11,7 @@ import os
 import threading
 
 _BLOB, _LINE, _OPEN, _CLOSE, _SYNC = range(5)
+WAKE_ITEMS, WAKE_BYTES = 512, 16 << 20
 
 
 class BlobWriter:
@@ -32,10 +33,14 @@ class BlobWriter:
             if self._error is not None:
                 raise RuntimeError("msdump_record writer failed") from self._error
             while self._pending and self._pending + nbytes > self.max_bytes:
+                self._cond.notify_all()
                 self._cond.wait()
             self._pending += nbytes
             self._queue.append(item)
-            self._cond.notify_all()
+            # wake the writer for a batch, not per item: fewer hand-overs of the GIL
+            if (len(self._queue) >= WAKE_ITEMS or self._pending >= WAKE_BYTES
+                    or item[0] not in (_BLOB, _LINE)):
+                self._cond.notify_all()
 
     def open(self, trace_path, blob_path):
         self._put((_OPEN, trace_path, blob_path))
@@ -47,6 +52,11 @@ class BlobWriter:
     def line(self, *events):
         """Queues event lines; the lines of one call reach the file in one write."""
         self._put((_LINE, events))
+
+    def kick(self):
+        """Lets the writer start on what is queued (it otherwise waits for a batch)."""
+        with self._cond:
+            self._cond.notify_all()
 
     def close_files(self):
         self._put((_CLOSE,))
