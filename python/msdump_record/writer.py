@@ -12,6 +12,7 @@ import threading
 
 _BLOB, _LINE, _OPEN, _CLOSE, _SYNC = range(5)
 WAKE_ITEMS, WAKE_BYTES = 512, 16 << 20
+FLUSH_SECONDS = 0.05
 
 
 class BlobWriter:
@@ -23,7 +24,7 @@ class BlobWriter:
         self._error = None
         self._trace = None
         self._blob = None
-        self._closed = False
+        self._woken = False
         self._thread = threading.Thread(target=self._run, name="msdump_record-writer", daemon=True)
         self._thread.start()
 
@@ -33,6 +34,7 @@ class BlobWriter:
             if self._error is not None:
                 raise RuntimeError("msdump_record writer failed") from self._error
             while self._pending and self._pending + nbytes > self.max_bytes:
+                self._woken = True
                 self._cond.notify_all()
                 self._cond.wait()
             self._pending += nbytes
@@ -40,7 +42,10 @@ class BlobWriter:
             # wake the writer for a batch, not per item: fewer hand-overs of the GIL
             if (len(self._queue) >= WAKE_ITEMS or self._pending >= WAKE_BYTES
                     or item[0] not in (_BLOB, _LINE)):
+                self._woken = True
                 self._cond.notify_all()
+            elif len(self._queue) == 1:
+                self._cond.notify_all()  # starts the writer's batch timer
 
     def open(self, trace_path, blob_path):
         self._put((_OPEN, trace_path, blob_path))
@@ -56,6 +61,7 @@ class BlobWriter:
     def kick(self):
         """Lets the writer start on what is queued (it otherwise waits for a batch)."""
         with self._cond:
+            self._woken = True
             self._cond.notify_all()
 
     def close_files(self):
@@ -77,6 +83,9 @@ class BlobWriter:
             with self._cond:
                 while not self._queue:
                     self._cond.wait()
+                if not self._woken and len(self._queue) < WAKE_ITEMS:
+                    self._cond.wait(FLUSH_SECONDS)  # a batch, but nothing older than this
+                self._woken = False
                 batch = list(self._queue)
                 self._queue.clear()
             try:

@@ -154,7 +154,7 @@ class Capture(unittest.TestCase):
             with tempfile.TemporaryDirectory() as tmp:
                 cap = os.path.join(tmp, "cap")
                 script = textwrap.dedent(f"""
-                    import os, signal, sys
+                    import os, signal, sys, time
                     sys.path[:0] = [{PYTHON_DIR!r}, {HERE!r}]
                     import torch, test_model
                     from msdump_record import Recorder
@@ -163,6 +163,7 @@ class Capture(unittest.TestCase):
                     rec.start(model)
                     tokens = test_model.make_batches(1)[0][0]
                     def die(module, args, output):
+                        time.sleep(0.5)  # the writer puts events older than 50 ms on disk
                         if {how!r} == "exit": os._exit(3)
                         if {how!r} == "kill": os.kill(os.getpid(), signal.SIGKILL)
                         raise RuntimeError("training crashed")
