@@ -9,7 +9,7 @@ from .api_hooks import ApiHooks
 from .module_hooks import ModuleHooks
 from .stack import call_stack
 from .state import StepState
-from .values import TensorSink
+from .values import BufferPool, TensorSink
 from .writer import BlobWriter
 
 LEVELS = ("L0", "L1", "mix")
@@ -30,6 +30,7 @@ class Recorder:
         self.state = StepState()
         self.sink = None
         self.writer = BlobWriter(max_queue_bytes)
+        self._pool = BufferPool(max_queue_bytes)
         self._modules = None
         self._apis = None
         self._hooked_models = None
@@ -108,7 +109,7 @@ class Recorder:
         blob = os.path.join(step_dir, BLOB_NAME)
         self.writer.open(trace, blob)
         self.writer.line(self._header())
-        self.sink = TensorSink(self.writer, BLOB_NAME)
+        self.sink = TensorSink(self.writer, BLOB_NAME, self._pool)
 
     def _header(self):
         header = {"format": "msdump-trace", "version": 1, "framework": "pytorch",

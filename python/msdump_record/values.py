@@ -5,51 +5,77 @@ namedtuples objects, special types leaves, anything else null. Tensor bytes are 
 synchronously, so later in-place updates cannot change what was recorded.
 """
 import dataclasses
+import threading
 
 import numpy as np
 import torch
 
 MAX_DEPTH = 400
-_NUMPY_VIEW = {torch.bfloat16: torch.int16}
 _SPECIAL = (bool, int, float, str, slice, type(Ellipsis), np.generic, np.ndarray,
             torch.device, torch.dtype, torch.Size, torch.Tensor, torch.memory_format)
+
+
+class BufferPool:
+    """Host buffers of large tensors, reused once the writer has written them: a fresh buffer
+    costs page faults on every use, which made the copy slower than the disk write."""
+
+    MIN_BYTES = 64 << 10
+
+    def __init__(self, max_bytes):
+        self.max_bytes = max_bytes
+        self.cached = 0
+        self.free = {}
+        self.lock = threading.Lock()
+
+    def get(self, nbytes):
+        if nbytes >= self.MIN_BYTES:
+            with self.lock:
+                bufs = self.free.get(nbytes)
+                if bufs:
+                    self.cached -= nbytes
+                    return bufs.pop()
+        return torch.empty(nbytes, dtype=torch.uint8)
+
+    def put(self, buf):
+        n = buf.numel()
+        if n >= self.MIN_BYTES:
+            with self.lock:
+                if self.cached + n <= self.max_bytes:
+                    self.free.setdefault(n, []).append(buf)
+                    self.cached += n
 
 
 class TensorSink:
     """Reserves blob offsets and queues host copies; one per open trace."""
 
-    def __init__(self, writer, blob_name):
+    def __init__(self, writer, blob_name, pool):
         self.writer = writer
         self.blob_name = blob_name
         self.offset = 0
+        self.pool = pool
 
     def add(self, tensor):
-        host = _host_copy(tensor)
+        host = _host_copy(tensor, self.pool)
         if host is None:
             return None
         source = {"file": self.blob_name, "offset": self.offset}
-        self.offset += host.nbytes
-        self.writer.blob(host)
+        self.offset += host.numel()
+        self.writer.blob(host, self.pool.put)
         return source
 
 
-def _host_copy(tensor):
-    """A C-contiguous host numpy copy of the tensor's logical contents, or None if impossible."""
+def _host_copy(tensor, pool):
+    """The tensor's logical contents, C-contiguous, as a uint8 host tensor (None if impossible)."""
     t = tensor.detach()
     if t.layout != torch.strided or t.is_quantized or t.device.type == "meta":
         return None
-    if t.device.type != "cpu":
-        t = t.to("cpu")
-    else:
-        t = t.clone(memory_format=torch.contiguous_format)
-    t = t.contiguous()
-    view = _NUMPY_VIEW.get(t.dtype)
-    if view is not None:
-        t = t.view(view)
+    nbytes = t.numel() * t.element_size()
+    buf = pool.get(nbytes)
     try:
-        return t.numpy().reshape(-1)
-    except (TypeError, RuntimeError):
+        buf.view(t.dtype).view(t.shape).copy_(t)
+    except RuntimeError:
         return None
+    return buf
 
 
 def tensor_leaf(t, sink):

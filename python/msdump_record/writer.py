@@ -10,6 +10,8 @@ import json
 import os
 import threading
 
+from .state import thread_state
+
 _BLOB, _LINE, _OPEN, _CLOSE, _SYNC = range(5)
 WAKE_ITEMS, WAKE_BYTES = 512, 16 << 20
 FLUSH_SECONDS = 0.05
@@ -50,9 +52,9 @@ class BlobWriter:
     def open(self, trace_path, blob_path):
         self._put((_OPEN, trace_path, blob_path))
 
-    def blob(self, array):
-        """Queues a host copy (numpy array or bytes-like) for the blob file."""
-        self._put((_BLOB, array), array.nbytes)
+    def blob(self, buf, release=None):
+        """Queues a uint8 host tensor for the blob file; release(buf) is called once written."""
+        self._put((_BLOB, buf, release), buf.numel())
 
     def line(self, *events):
         """Queues event lines; the lines of one call reach the file in one write."""
@@ -79,6 +81,7 @@ class BlobWriter:
 
     # ---- consumer side ----
     def _run(self):
+        thread_state().inner = True  # the writer's own tensor calls (numpy()) are never recorded
         while True:
             with self._cond:
                 while not self._queue:
@@ -103,8 +106,11 @@ class BlobWriter:
         for item in batch:
             kind = item[0]
             if kind == _BLOB:
-                self._blob.write(memoryview(item[1]).cast("B"))
-                freed += item[1].nbytes
+                buf = item[1]
+                self._blob.write(memoryview(buf.numpy()))
+                freed += buf.numel()
+                if item[2] is not None:
+                    item[2](buf)
             elif kind == _LINE:
                 group = [json.dumps(e, ensure_ascii=False) for e in item[1]]
                 lines.append("\n".join(group))
