@@ -6,10 +6,11 @@ with msprobe's merge rule, dump.json written at the end of the step) on the same
 then the recorder's blob write throughput for large tensors against a plain sequential write of
 the same bytes.
 
-    /usr/bin/python3 scripts/bench_record.py [--steps 12] [--rounds 3] [--threads 1]
+    /usr/bin/python3 scripts/bench_record.py [--steps 20] [--rounds 3] [--threads 1]
+    (--rounds: of the blob benchmark)
 
-Configurations are interleaved round by round; each round runs --steps steps after 2 warm-up
-steps and the median step time over all rounds is reported. Overhead = median - median(none).
+The configurations take turns step by step (2 warm-up steps each); medians and minima of the
+step times are reported, overhead = configuration - none.
 """
 import argparse
 import json
@@ -87,58 +88,58 @@ class StatsHook(Recorder):
         self.loop += 1
 
 
-def run_steps(model, opt, batches, hook):
-    times = []
-    for tokens, target in batches:
-        t0 = time.perf_counter()
-        if hook is not None:
-            hook.start(model)
-        opt.zero_grad()
-        loss = F.cross_entropy(model(tokens).reshape(-1, VOCAB), target.reshape(-1))
-        loss.backward()
-        opt.step()
-        if hook is not None:
-            hook.stop()
-            hook.step()
-        times.append(time.perf_counter() - t0)
-    return times
+def one_step(model, opt, tokens, target, hook):
+    t0 = time.perf_counter()
+    if hook is not None:
+        hook.start(model)
+    opt.zero_grad()
+    loss = F.cross_entropy(model(tokens).reshape(-1, VOCAB), target.reshape(-1))
+    loss.backward()
+    opt.step()
+    if hook is not None:
+        hook.stop()
+        hook.step()
+    return time.perf_counter() - t0
 
 
 def bench_steps(args, tmp):
-    torch.manual_seed(0)
-    model = Model()
-    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    """Every configuration has its own copy of the model; the configurations take turns step by
+    step (the order rotating), so load changes on a shared machine hit all of them alike."""
+    configs = ["none", "record L0", "record L1", "record mix", "stats L1", "stats mix"]
     gen = torch.Generator().manual_seed(0)
     batches = [(torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen),
                 torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen)) for _ in range(args.steps + 2)]
-    configs = ["none", "record L0", "record L1", "record mix", "stats L1", "stats mix"]
-    results = {c: [] for c in configs}
-    for r in range(args.rounds):
-        order = configs if r % 2 == 0 else configs[::-1]
-        for c in order:
-            out = os.path.join(tmp, f"{c.replace(' ', '_')}_{r}")
-            hook = None
-            if c != "none":
-                kind, level = c.split()
-                hook = (Recorder if kind == "record" else StatsHook)(out, level, rank=0)
-            times = run_steps(model, opt, batches, hook)[2:]
-            if isinstance(hook, Recorder) and not isinstance(hook, StatsHook):
-                t0 = time.perf_counter()
-                hook.close()                  # drain the writer (not part of a step)
-                results.setdefault(c + " drain", []).append(time.perf_counter() - t0)
-            results[c] += times
-            shutil.rmtree(out, ignore_errors=True)
-    med = {c: statistics.median(v) for c, v in results.items() if not c.endswith("drain")}
-    base = med["none"]
-    print(f"model: {LAYERS} TransformerEncoderLayer(d={D_MODEL}, heads={HEADS}, ff={FF}), batch {BATCH}x{SEQ}, "
-          f"SGD momentum; torch {torch.__version__}, {torch.get_num_threads()} thread(s); "
-          f"{args.rounds} rounds x {args.steps} steps")
-    print(f"{'config':<12} {'step ms':>8} {'overhead ms':>12}")
+    runs = {}
     for c in configs:
-        print(f"{c:<12} {med[c] * 1e3:8.1f} {(med[c] - base) * 1e3:12.1f}")
+        torch.manual_seed(0)
+        model = Model()
+        hook = None
+        if c != "none":
+            kind, level = c.split()
+            hook = (Recorder if kind == "record" else StatsHook)(os.path.join(tmp, c.replace(" ", "_")), level, rank=0)
+        runs[c] = (model, torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9), hook, [])
+    for i, (tokens, target) in enumerate(batches):
+        order = configs[i % len(configs):] + configs[:i % len(configs)]
+        for c in order:
+            model, opt, hook, times = runs[c]
+            t = one_step(model, opt, tokens, target, hook)
+            if i >= 2:
+                times.append(t)
+    for c in configs:
+        if isinstance(runs[c][2], Recorder):
+            runs[c][2].close()
+    med = {c: statistics.median(runs[c][3]) for c in configs}
+    low = {c: min(runs[c][3]) for c in configs}
+    print(f"model: {LAYERS} TransformerEncoderLayer(d={D_MODEL}, heads={HEADS}, ff={FF}), batch {BATCH}x{SEQ}, "
+          f"SGD momentum; torch {torch.__version__}, {torch.get_num_threads()} thread(s); {args.steps} steps each")
+    print(f"{'config':<12} {'median ms':>10} {'overhead':>9} {'min ms':>8} {'overhead':>9}")
+    for c in configs:
+        print(f"{c:<12} {med[c] * 1e3:10.1f} {(med[c] - med['none']) * 1e3:9.1f} "
+              f"{low[c] * 1e3:8.1f} {(low[c] - low['none']) * 1e3:9.1f}")
     for level in ("L1", "mix"):
-        rec, stats = med[f"record {level}"] - base, med[f"stats {level}"] - base
-        print(f"{level}: recorder overhead / stats-hook overhead = {rec / stats:.3f} (goal <= 0.25)")
+        for name, m in (("median", med), ("min", low)):
+            rec, stats = m[f"record {level}"] - m["none"], m[f"stats {level}"] - m["none"]
+            print(f"{level} ({name}): recorder overhead / stats-hook overhead = {rec / stats:.2f} (goal <= 0.25)")
 
 
 def bench_blobs(args, tmp):
@@ -175,7 +176,7 @@ def bench_blobs(args, tmp):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--steps", type=int, default=12)
+    ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--blob-count", type=int, default=32)

@@ -7,7 +7,6 @@ never points at bytes that are not there yet. Memory held by queued copies is bo
 """
 import collections
 import json
-import os
 import threading
 
 from .state import thread_state

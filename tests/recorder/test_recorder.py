@@ -6,7 +6,6 @@ crash safety and an unseen model recorded, converted and verified.
 """
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
