@@ -14,6 +14,7 @@ output; see that directory's README):
 * stack.json: the same groups of entry names in the same order (frames name this machine's
   paths and the driver script, so only the grouping is compared).
 
+At L1 also task tensor against cnn_L1_tensor_all (dump.json and every tensor file's values).
 For mix also summary modes md5 and xor against cnn_mix_md5_all / cnn_mix_xor_all: identical
 except the md5 of entries msprobe hashed after an in-place update (its race: the recorder
 copied the bytes at the hook), which must be exactly the in-place ops' inputs.
@@ -26,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 
-import torch  # noqa: F401  (the test needs torch; a missing torch is a failure, not a skip)
+import torch  # the test needs torch: a missing torch is a failure, not a skip
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -94,6 +95,7 @@ def main():
             for step in (0, 1):
                 compare_step(os.path.join(SAMPLES, f"cnn_{level}_statistics_all"), out, step,
                              f"{level} step{step}")
+        compare_tensor_task(msdump, tmp)
         capture = os.path.join(tmp, "cap_mix")
         for mode in ("md5", "xor"):
             out = os.path.join(tmp, f"dump_{mode}")
@@ -104,6 +106,26 @@ def main():
                 compare_summary(exp, act, mode, f"mix {mode} step{step}")
     print(f"{len(failures)} failure(s)")
     return 1 if failures else 0
+
+
+def compare_tensor_task(msdump, tmp):
+    """Task tensor at L1 against cnn_L1_tensor_all: dump.json (msprobe's dump_path given, so
+    dump_data_dir and data_name agree) and every tensor file, value for value."""
+    sample = os.path.join(SAMPLES, "cnn_L1_tensor_all")
+    with open(os.path.join(sample, "config.json"), encoding="utf-8") as f:
+        dump_path = json.load(f)["dump_path"]
+    out = os.path.join(tmp, "dump_L1_tensor")
+    convert(msdump, os.path.join(tmp, "cap_L1"), out, "--task", "tensor", "--dump-path", dump_path)
+    for step in (0, 1):
+        exp = os.path.join(sample, f"step{step}", "rank0")
+        act = os.path.join(out, f"step{step}", "rank0")
+        dump_equal(os.path.join(exp, "dump.json"), os.path.join(act, "dump.json"), f"L1 tensor step{step}")
+        files = sorted(os.listdir(os.path.join(exp, "dump_tensor_data")))
+        check(files == sorted(os.listdir(os.path.join(act, "dump_tensor_data"))),
+              f"L1 tensor step{step}: the same {len(files)} tensor files")
+        differ = [n for n in files if n in os.listdir(os.path.join(act, "dump_tensor_data")) and not torch.equal(
+            torch.load(os.path.join(exp, "dump_tensor_data", n)), torch.load(os.path.join(act, "dump_tensor_data", n)))]
+        check(not differ, f"L1 tensor step{step}: tensor files hold equal values (differing: {differ[:3]})")
 
 
 def same_leaves(a, b, skip):
