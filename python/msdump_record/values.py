@@ -38,7 +38,7 @@ class BufferPool:
 
     def put(self, buf):
         n = buf.numel()
-        if n >= self.MIN_BYTES:
+        if n >= self.MIN_BYTES and buf.dtype is torch.uint8:
             with self.lock:
                 if self.cached + n <= self.max_bytes:
                     self.free.setdefault(n, []).append(buf)
@@ -59,17 +59,20 @@ class TensorSink:
         if host is None:
             return None
         source = {"file": self.blob_name, "offset": self.offset}
-        self.offset += host.numel()
+        self.offset += host.numel() * host.element_size()
         self.writer.blob(host, self.pool.put)
         return source
 
 
 def _host_copy(tensor, pool):
-    """The tensor's logical contents, C-contiguous, as a uint8 host tensor (None if impossible)."""
+    """The tensor's logical contents as a C-contiguous host tensor (None if impossible); large
+    ones in a pooled buffer (uint8), small ones a plain contiguous clone (one call)."""
     t = tensor.detach()
-    if t.layout != torch.strided or t.is_quantized or t.device.type == "meta":
+    if t.is_quantized or t.layout is not torch.strided or t.is_meta:
         return None
     nbytes = t.numel() * t.element_size()
+    if nbytes < pool.MIN_BYTES and t.is_cpu:
+        return t.clone(memory_format=torch.contiguous_format)
     buf = pool.get(nbytes)
     try:
         buf.view(t.dtype).view(t.shape).copy_(t)
@@ -78,8 +81,25 @@ def _host_copy(tensor, pool):
     return buf
 
 
+def host_bytes(buf):
+    """A host copy's bytes, for the writer."""
+    if buf.dtype is not torch.uint8:
+        buf = buf.reshape(-1).view(torch.uint8)
+    return memoryview(buf.numpy())
+
+
+_DTYPE_NAMES = {}
+
+
+def _dtype_name(dtype):
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = str(dtype)
+    return name
+
+
 def tensor_leaf(t, sink):
-    return {"type": "torch.Tensor", "dtype": str(t.dtype), "shape": list(t.shape),
+    return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
             "requires_grad": t.requires_grad, "source": sink.add(t)}
 
 

@@ -10,6 +10,7 @@ import json
 import threading
 
 from .state import thread_state
+from .values import host_bytes
 
 _BLOB, _LINE, _OPEN, _CLOSE, _SYNC = range(5)
 WAKE_ITEMS, WAKE_BYTES = 512, 16 << 20
@@ -52,8 +53,8 @@ class BlobWriter:
         self._put((_OPEN, trace_path, blob_path))
 
     def blob(self, buf, release=None):
-        """Queues a uint8 host tensor for the blob file; release(buf) is called once written."""
-        self._put((_BLOB, buf, release), buf.numel())
+        """Queues a contiguous host tensor for the blob file; release(buf) is called once written."""
+        self._put((_BLOB, buf, release), buf.numel() * buf.element_size())
 
     def line(self, *events):
         """Queues event lines; the lines of one call reach the file in one write."""
@@ -106,8 +107,9 @@ class BlobWriter:
             kind = item[0]
             if kind == _BLOB:
                 buf = item[1]
-                self._blob.write(memoryview(buf.numpy()))
-                freed += buf.numel()
+                data = host_bytes(buf)
+                self._blob.write(data)
+                freed += data.nbytes
                 if item[2] is not None:
                     item[2](buf)
             elif kind == _LINE:
