@@ -97,6 +97,47 @@ class Exceptions(unittest.TestCase):
                                  ("Torch.add.0.forward", output)])
 
 
+class Values(unittest.TestCase):
+    """Non-tensor leaves and structures as msprobe writes them (dump-format §4.3, §5.3)."""
+
+    def record_call(self, fn):
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "L1", rank=0)
+            rec.start()
+            fn()
+            rec.stop()
+            rec.close()
+            return [e for e in trace_lines(tmp)[1:] if e["kind"] == "data"]
+
+    def test_leaves(self):
+        x = torch.zeros(2, 3)
+        events = self.record_call(lambda: (x[0:1, ...], x.to(torch.float64), torch.full((2,), 3, dtype=torch.int8, device="cpu"),
+                                           x.reshape(torch.Size([3, 2])), torch.topk(x, 1)))
+        by_name = {}
+        for e in events:
+            by_name.setdefault(e["name"], {}).update(e)
+        getitem = [e for n, e in by_name.items() if n.startswith("Tensor.__getitem__")]
+        self.assertEqual(getitem, [])  # __getitem__ is not in msprobe's set
+        to = by_name["Tensor.to.0.forward"]["input_args"]
+        self.assertEqual(to[1], {})     # a positional dtype is {}
+        full = by_name["Torch.full.0.forward"]
+        self.assertEqual(full["input_kwargs"], {"dtype": {"type": "torch.dtype", "value": "torch.int8"},
+                                                "device": {"type": "torch.device", "value": "cpu"}})
+        self.assertEqual(full["input_args"], [[{"type": "int", "value": 2}], {"type": "int", "value": 3}])
+        self.assertEqual(by_name["Tensor.reshape.0.forward"]["input_args"][1],
+                         {"type": "torch.Size", "value": [3, 2]})
+        topk = by_name["Torch.topk.0.forward"]["output"]   # a torch.return_types structseq: a list
+        self.assertEqual([o["dtype"] for o in topk], ["torch.float32", "torch.int64"])
+
+    def test_slice_and_ellipsis(self):
+        x = torch.zeros(4)
+        events = self.record_call(lambda: x.__setitem__((slice(0, 2, None), Ellipsis), 1.0))
+        args = events[0]["input_args"]
+        self.assertEqual(args[1], [{"type": "slice", "value": [0, 2, None]}, {"type": "ellipsis", "value": "..."}])
+        self.assertEqual(args[2], {"type": "float", "value": 1.0})
+        self.assertEqual(events[1]["output"], [None])
+
+
 class Capture(unittest.TestCase):
     def convert_and_verify(self, capture, out, *flags):
         r = run("-q", "convert", capture, "-o", out, *flags)
