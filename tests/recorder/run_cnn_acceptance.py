@@ -4,8 +4,8 @@
 Runs testdata/msprobe/current/train_cnn.py (the exact script msprobe's cnn_* samples came from)
 with msdump_record in msprobe's place at levels L0, L1 and mix, converts each capture with
 `msdump convert --task statistics` and compares every step with msprobe's own dump of the same
-run (testdata/msprobe/current/cnn_<level>_statistics_all, copied byte for byte from msprobe's
-output; see that directory's README):
+run (testdata/msprobe/current/cnn_<level>_statistics_all: msprobe's own output for that script,
+copied unchanged, config.json beside each case):
 
 * dump.json: the same bytes once Mean/Norm numbers are set aside, those within the
   tolerance of scripts/compare_dumps.py (same entry names in order, sections, shapes, dtypes,
