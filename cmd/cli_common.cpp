@@ -67,6 +67,13 @@ void add_precision_option(CLI::App& sub, Precision& target) {
 void add_level_option(CLI::App& sub, std::optional<Level>& target, const std::string& help) {
   add_enum_option<Level>(sub, "--level", target, help, level_from_string, {Level::L0, Level::L1, Level::mix});
 }
+void add_risk_level_option(CLI::App& sub, std::optional<RiskLevel>& target) {
+  add_enum_option<RiskLevel>(sub, "--risk-level", target,
+                             "msprobe risk_level for PyTorch API entries without --list/--scope: CORE, FOCUS "
+                             "(low-risk APIs such as view or flatten dropped), ALL; default FOCUS for captures "
+                             "recording every call (msdump_record), no filter for other inputs",
+                             risk_level_from_string, {RiskLevel::core, RiskLevel::focus, RiskLevel::all});
+}
 void add_task_option(CLI::App& sub, std::optional<Task>& target, const std::string& help) {
   add_enum_option<Task>(sub, "--task", target, help, task_from_string, {Task::statistics, Task::tensor});
 }

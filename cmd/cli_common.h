@@ -32,5 +32,6 @@ void add_summary_mode_option(CLI::App& sub, std::optional<SummaryMode>& target);
 void add_precision_option(CLI::App& sub, Precision& target);
 void add_level_option(CLI::App& sub, std::optional<Level>& target, const std::string& help);
 void add_task_option(CLI::App& sub, std::optional<Task>& target, const std::string& help);
+void add_risk_level_option(CLI::App& sub, std::optional<RiskLevel>& target);
 
 }  // namespace msdump::cli

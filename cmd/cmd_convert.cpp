@@ -65,6 +65,7 @@ void add_convert_command(CLI::App& app, int& exit_code) {
                   "msprobe scope: START [END] entry names; the range is replayed over the capture's events "
                   "in call order, with msprobe's quirks (docs/trace-format.md)")
       ->expected(1, 2);
+  add_risk_level_option(*sub, o.risk_level);
   sub->add_option("--dump-path", o.dump_path, "dump_path printed in dump_data_dir as <dump_path>/dump_tensor_data (default: the trace header's, else the output directory; made absolute for MindSpore / mindtorch, as msprobe does)");
   sub->add_option("--threads", o.threads, "Threads for the statistics of one large tensor")->check(CLI::Range(1, 256));
   sub->add_flag("--strict", o.strict, "Unknown event kinds, sections and names are errors instead of warnings");

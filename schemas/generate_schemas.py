@@ -599,6 +599,16 @@ def trace_schema():
             "summary_mode": {"enum": ["statistics", "md5", "xor"]},
             "dump_path": {"type": "string"},
             "megatron": {"type": "boolean"},
+            "risk_level": {
+                "description": "the msprobe API risk level whose calls the capture holds all of "
+                               "(msdump_record: ALL); convert applies --risk-level (default FOCUS) on it",
+                "enum": ["CORE", "FOCUS", "ALL"],
+            },
+            "recorder": {
+                "description": "the program that wrote the capture",
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "version": {"type": "string"}},
+            },
         },
     }
     d["data_event"] = {

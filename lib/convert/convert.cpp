@@ -17,6 +17,7 @@
 #include "convert/entry_order.h"
 #include "convert/leaf_converter.h"
 #include "convert/msprobe_dump_input.h"
+#include "convert/risk_level.h"
 #include "convert/scope_filter.h"
 #include "core/byte_source.h"
 #include "core/logger.h"
@@ -54,7 +55,10 @@ struct Plan {
   DataMode data_mode;
   std::vector<std::string> list;
   ScopeFilter scope;
+  std::optional<RiskLevel> risk;  // the risk filter to apply, if any
   std::optional<std::string> dump_data_dir;
+
+  bool kept_by_risk(std::string_view name) const { return !risk || risk_keeps(*risk, name); }
 };
 
 bool level_narrows(Level input, Level wanted) { return input == wanted || input == Level::mix; }
@@ -128,8 +132,24 @@ std::string dump_data_dir_for(Framework framework, const std::string& dump_path)
   return join_path(base, "dump_tensor_data");
 }
 
+// msprobe applies risk_level to PyTorch API hooks only, and not at all when scope or list is
+// configured. A capture that records every call (header risk_level) gets the default FOCUS.
+Result<std::optional<RiskLevel>> risk_filter(const ConvertOptions& o, Framework framework, Level level,
+                                             std::optional<RiskLevel> recorded) {
+  if (framework != Framework::pytorch || level == Level::L0 || !o.list.empty() || !o.scope.empty())
+    return std::optional<RiskLevel>{};
+  if (!recorded) return o.risk_level;
+  const RiskLevel wanted = o.risk_level.value_or(RiskLevel::focus);
+  if (!risk_narrows(*recorded, wanted))
+    return invalid_input(fmt::format("cannot convert a capture recorded at risk level {} to risk level {}: "
+                                     "those calls were not recorded",
+                                     to_string(*recorded), to_string(wanted)));
+  return wanted == *recorded ? std::optional<RiskLevel>{} : std::optional<RiskLevel>{wanted};
+}
+
 Result<Plan> make_plan(const ConvertOptions& o, InputKind kind, Framework framework, Level input_level,
-                       Task input_task, SummaryMode input_mode, Profile detected_profile) {
+                       Task input_task, SummaryMode input_mode, Profile detected_profile,
+                       std::optional<RiskLevel> recorded_risk = std::nullopt) {
   Plan p;
   p.kind = kind;
   p.framework = framework;
@@ -151,6 +171,9 @@ Result<Plan> make_plan(const ConvertOptions& o, InputKind kind, Framework framew
   auto scope = ScopeFilter::create(o.scope, p.level);
   if (!scope) return scope.error();
   p.scope = std::move(*scope);
+  auto risk = risk_filter(o, framework, p.level, recorded_risk);
+  if (!risk) return risk.error();
+  p.risk = *risk;
   if (kind == InputKind::msprobe_dump && p.scope.active() && p.level != Level::L1)
     return invalid_input(
         "scope on an msprobe dump works at level L1 only (API names): a dump does not record when modules "
@@ -315,7 +338,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       report.problems.push_back({Problem::Severity::warning, trace_path, line.number, std::string(name_text), msg});
       return {};
     }
-    if (!dump::level_includes(plan->level, name)) return {};
+    if (!dump::level_includes(plan->level, name) || !plan->kept_by_risk(name_text)) return {};
     if (plan->scope.active()) {
       bool has_input = false, has_output = false;
       for (const auto key : keys) {
@@ -397,7 +420,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
       if (!h) return h.error().with_context(at(line.number));
       header = *h;
       auto p = make_plan(o, InputKind::capture, h->framework, h->level, h->task.value_or(Task::statistics),
-                         h->summary_mode.value_or(SummaryMode::statistics), Profile::current);
+                         h->summary_mode.value_or(SummaryMode::statistics), Profile::current, h->risk_level);
       if (!p) return p.error();
       plan = std::move(*p);
       order.emplace(plan->profile);
@@ -676,7 +699,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     {
       dump::StackModel stack;
       for (auto& s : stacks)
-        if (kept_by_level(s.name, plan->level) && kept_by_list(s.name, *plan, construct) &&
+        if (kept_by_level(s.name, plan->level) && plan->kept_by_risk(s.name) && kept_by_list(s.name, *plan, construct) &&
             (!plan->scope.active() || scope_kept.contains(s.name)))
           stack.add(s.name, s.frames_id, frame_lists);
       stack_file = dump::format_json_file(join_path(out, "stack.json"), o.overwrite,
@@ -844,7 +867,7 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
       return {};
     }
     if (parsed.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
-    if (!kept_by_list(name, *plan, construct)) return {};
+    if (!plan->kept_by_risk(name) || !kept_by_list(name, *plan, construct)) return {};
     if (!entry.is_object()) {
       report.problems.push_back({Problem::Severity::error, dump_path, line, name, "/: expected an object"});
       return {};
@@ -868,7 +891,7 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
 
   if (stack_doc) {
     auto stack = dump::StackModel::from_json(*stack_doc, [&](const std::string& name) {
-      return kept_by_level(name, plan->level) && kept_by_list(name, *plan, construct) &&
+      return kept_by_level(name, plan->level) && plan->kept_by_risk(name) && kept_by_list(name, *plan, construct) &&
              (!plan->scope.active() || scope_kept.contains(name));
     });
     if (!stack) return stack.error().with_context(join_path(dir, "stack.json"));

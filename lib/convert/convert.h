@@ -31,6 +31,9 @@ struct ConvertOptions {
   Precision precision = Precision::low;
   std::vector<std::string> list;       // msprobe "list": substring filter on entry names
   std::vector<std::string> scope;      // msprobe "scope": [start, end] entry names (scope_filter.h)
+  // msprobe "risk_level" (risk_level.h), PyTorch L1/mix without list or scope. Default: FOCUS
+  // for captures whose header records the risk level they hold, no filter for other inputs.
+  std::optional<RiskLevel> risk_level;
   std::optional<std::string> dump_path;  // prefix printed in dump_data_dir (default: a trace header's
                                          // dump_path, else OUT as given; MindSpore: made absolute)
   Overwrite overwrite = Overwrite::no;

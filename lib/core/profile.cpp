@@ -20,6 +20,8 @@ constexpr Names<Precision, 2> k_precisions{{{Precision::low, "low"}, {Precision:
 constexpr Names<Level, 3> k_levels{{{Level::L0, "L0"}, {Level::L1, "L1"}, {Level::mix, "mix"}}};
 constexpr Names<Task, 3> k_tasks{
     {{Task::statistics, "statistics"}, {Task::tensor, "tensor"}, {Task::structure, "structure"}}};
+constexpr Names<RiskLevel, 3> k_risk_levels{
+    {{RiskLevel::core, "CORE"}, {RiskLevel::focus, "FOCUS"}, {RiskLevel::all, "ALL"}}};
 
 template <typename E, std::size_t N>
 std::string_view name_of(const Names<E, N>& table, E e) {
@@ -42,8 +44,10 @@ std::string_view to_string(SummaryMode m) { return name_of(k_summary_modes, m); 
 std::string_view to_string(Precision p) { return name_of(k_precisions, p); }
 std::string_view to_string(Level l) { return name_of(k_levels, l); }
 std::string_view to_string(Task t) { return name_of(k_tasks, t); }
+std::string_view to_string(RiskLevel r) { return name_of(k_risk_levels, r); }
 std::optional<Level> level_from_string(std::string_view s) { return value_of(k_levels, s); }
 std::optional<Task> task_from_string(std::string_view s) { return value_of(k_tasks, s); }
+std::optional<RiskLevel> risk_level_from_string(std::string_view s) { return value_of(k_risk_levels, s); }
 std::optional<Framework> framework_from_string(std::string_view s) { return value_of(k_frameworks, s); }
 std::optional<Profile> profile_from_string(std::string_view s) { return value_of(k_profiles, s); }
 std::optional<SummaryMode> summary_mode_from_string(std::string_view s) { return value_of(k_summary_modes, s); }

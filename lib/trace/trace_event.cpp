@@ -98,8 +98,14 @@ Result<TraceHeader> parse_trace_header(const pyjson::Value& line, std::vector<st
     if (!mg->is_bool()) return expected("header: /megatron", "a boolean", *mg);
     h.megatron = mg->as_bool();
   }
-  static constexpr std::array<std::string_view, 9> k_known = {
-      "format", "version", "framework", "step", "rank", "level", "task", "summary_mode", "dump_path"};
+  auto risk = optional_enum<RiskLevel>(line, "risk_level", risk_level_from_string, "CORE, FOCUS, ALL");
+  if (!risk) return risk.error().with_context("header");
+  h.risk_level = *risk;
+  if (const auto* rec = line.find("recorder"); rec != nullptr && !rec->is_object())
+    return expected("header: /recorder", "an object (name, version of the recorder)", *rec);
+  static constexpr std::array<std::string_view, 11> k_known = {
+      "format", "version", "framework", "step", "rank", "level", "task", "summary_mode", "dump_path",
+      "risk_level", "recorder"};
   for (const auto& m : line.as_object()) {
     bool known = m.key == "megatron";
     for (auto k : k_known) known = known || k == m.key;

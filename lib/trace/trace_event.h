@@ -26,6 +26,9 @@ struct TraceHeader {
   std::optional<SummaryMode> summary_mode;
   std::optional<std::string> dump_path;
   bool megatron = false;
+  // The API risk level the capture holds every call of (msdump_record: ALL); absent: the
+  // capture holds what its producer chose to write, and convert applies no default filter.
+  std::optional<RiskLevel> risk_level;
 };
 
 // Validates line 1. Unknown keys are appended to `warnings` (forward compatibility).

@@ -1,0 +1,119 @@
+"""API wrapping (levels L1 and mix): every API of the set, by the Python name the caller used."""
+import functools
+
+import torch
+
+from .apis import DROPOUT_APIS, wrap_targets
+from .state import thread_state
+from .values import output_value, to_value
+
+
+def _first_tensor(value):
+    if isinstance(value, torch.Tensor):
+        return value
+    if isinstance(value, (list, tuple)):
+        return _first_tensor(value[0]) if value else None
+    if isinstance(value, dict):
+        for v in value.values():
+            if isinstance(v, torch.Tensor):
+                return v
+    return None
+
+
+def _dropout_p(args, kwargs):
+    return args[1] if len(args) > 1 else kwargs.get("p", 0.5)
+
+
+class ApiHooks:
+    """The wrappers, built once; install() puts them on the namespace objects, uninstall() puts
+    the originals back."""
+
+    def __init__(self, rec):
+        self.rec = rec
+        self.targets = []
+        for prefix, key, owner, attr, orig in wrap_targets():
+            own_attr = attr in getattr(owner, "__dict__", {})
+            dropout = attr in DROPOUT_APIS and prefix in ("Functional", "Torch")
+            self.targets.append((owner, attr, orig, own_attr, self._wrapper(key, orig, dropout)))
+        self.installed = False
+
+    def install(self):
+        if not self.installed:
+            for owner, attr, _, _, wrapper in self.targets:
+                setattr(owner, attr, wrapper)
+            self.installed = True
+
+    def uninstall(self):
+        if self.installed:
+            for owner, attr, orig, own_attr, _ in reversed(self.targets):
+                if own_attr:
+                    setattr(owner, attr, orig)
+                else:
+                    delattr(owner, attr)
+            self.installed = False
+
+    def _wrapper(self, key, orig, dropout):
+        rec = self.rec
+
+        def wrapper(*args, **kwargs):
+            ts = thread_state()
+            if ts.inner or not rec.running:
+                return orig(*args, **kwargs)
+            if ts.depth:
+                ts.depth += 1
+                try:
+                    return orig(*args, **kwargs)
+                finally:
+                    ts.depth -= 1
+            return self._call(ts, key, orig, dropout, args, kwargs)
+        try:
+            return functools.wraps(orig)(wrapper)
+        except AttributeError:
+            return wrapper
+
+    def _call(self, ts, key, orig, dropout, args, kwargs):
+        rec = self.rec
+        st = rec.state
+        n = st.api_counts.get(key, 0)
+        name = f"{key}{n}.forward"
+        ts.depth = 1
+        try:
+            ts.inner = True
+            try:
+                rec.emit_inputs(name, {"input_args": to_value(args, rec.sink),
+                                       "input_kwargs": to_value(kwargs, rec.sink)})
+            finally:
+                ts.inner = False
+            out = orig(*args, **kwargs)
+            ts.inner = True
+            try:
+                if not (dropout and _dropout_p(args, kwargs) == 0):
+                    self._hook_backward(st, f"{key}{n}.backward", out)
+                rec.update_construct(name)
+                rec.emit_data(name, {"output": output_value(out, rec.sink)})
+            finally:
+                ts.inner = False
+            st.api_counts[key] = n + 1
+            return out
+        finally:
+            ts.depth = 0
+
+    def _hook_backward(self, st, name, out):
+        t = _first_tensor(out)
+        if t is None or not torch.is_grad_enabled() or not t.requires_grad or t.grad_fn is None:
+            return
+        rec = self.rec
+
+        def hook(grad_inputs, grad_outputs):
+            if st is not rec.state:
+                return None
+            ts = thread_state()
+            saved, ts.inner = ts.inner, True
+            try:
+                rec.update_construct(name)
+                rec.emit_data(name, {"input": to_value(tuple(grad_outputs), rec.sink),
+                                     "output": to_value(tuple(grad_inputs), rec.sink)})
+            finally:
+                ts.inner = saved
+            return None
+        t.grad_fn.register_hook(hook)

@@ -1,0 +1,122 @@
+"""Recorder: msprobe's PrecisionDebugger start/stop/step, writing a capture instead of a dump."""
+import atexit
+import os
+
+import torch
+
+from . import __version__
+from .api_hooks import ApiHooks
+from .module_hooks import ModuleHooks
+from .stack import call_stack
+from .state import StepState
+from .values import BufferPool, TensorSink
+from .writer import BlobWriter
+
+LEVELS = ("L0", "L1", "mix")
+BLOB_NAME = "blob.bin"
+
+
+class Recorder:
+    """Records the hooked calls between start() and stop() into <dir>/step<N>/rank<R>/."""
+
+    def __init__(self, dump_dir, level="mix", rank=None, max_queue_bytes=256 << 20, init_step=0):
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        self.dir = os.fspath(dump_dir)
+        self.level = level
+        self.rank = rank
+        self.loop = init_step
+        self.running = False
+        self.state = StepState()
+        self.sink = None
+        self.writer = BlobWriter(max_queue_bytes)
+        self._pool = BufferPool(max_queue_bytes)
+        self._modules = None
+        self._apis = None
+        self._hooked_models = None
+        atexit.register(self.close)
+
+    # ---- public API ----
+    def start(self, model=None):
+        if self.running:
+            return
+        if self.sink is None:
+            self._open_step()
+        if self.level in ("L0", "mix") and model is not None:
+            self._modules = ModuleHooks(self, model)
+        if self.level in ("L1", "mix"):
+            if self._apis is None:
+                self._apis = ApiHooks(self)
+            self._apis.install()
+        self.running = True
+
+    def stop(self):
+        self.running = False
+        self.writer.kick()
+        if self._modules is not None:
+            self._modules.remove()
+            self._modules = None
+        if self._apis is not None:
+            self._apis.uninstall()
+
+    def step(self):
+        self.stop()
+        if self.sink is not None:
+            self.writer.close_files()
+            self.sink = None
+        self.state = StepState()
+        self.loop += 1
+
+    def close(self):
+        """Ends the current step, waits until every queued byte is written and takes the API
+        wrappers off for good."""
+        if self.sink is not None or self.running:
+            self.step()
+        self.writer.sync()
+        self._apis = None
+
+    # ---- used by the hooks ----
+    def emit_inputs(self, name, sections):
+        """A forward's stack event and its inputs' data event, written together."""
+        stack = {"kind": "stack", "name": name, "frames": call_stack()}
+        event = {"kind": "data", "name": name}
+        event.update(sections)
+        self.writer.line(stack, event)
+
+    def emit_data(self, name, sections):
+        event = {"kind": "data", "name": name}
+        event.update(sections)
+        self.writer.line(event)
+
+    def update_construct(self, api_name):
+        """One msprobe update_construct point: the API's edge, then new module edges."""
+        if self.level == "L1":
+            return
+        st = self.state
+        line = self.writer.line
+        if api_name is not None and self.level == "mix":
+            line({"kind": "construct", "name": api_name, "parent": st.api_parent})
+        for name, parent in st.pending_nodes:
+            line({"kind": "construct", "name": name, "parent": parent})
+        st.pending_nodes.clear()
+
+    # ---- internals ----
+    def _open_step(self):
+        rank_dir = f"rank{self.rank}" if self.rank is not None else f"proc{os.getpid()}"
+        step_dir = os.path.join(self.dir, f"step{self.loop}", rank_dir)
+        os.makedirs(step_dir, exist_ok=True)
+        trace = os.path.join(step_dir, "trace.jsonl")
+        blob = os.path.join(step_dir, BLOB_NAME)
+        self.writer.open(trace, blob)
+        self.writer.line(self._header())
+        self.sink = TensorSink(self.writer, BLOB_NAME, self._pool)
+
+    def _header(self):
+        header = {"format": "msdump-trace", "version": 1, "framework": "pytorch",
+                  "step": self.loop}
+        if self.rank is not None:
+            header["rank"] = self.rank
+        header.update({"level": self.level, "risk_level": "ALL",
+                       "recorder": {"name": "msdump_record", "version": __version__,
+                                    "torch": torch.__version__}})
+        return header

@@ -1,0 +1,177 @@
+"""Python values -> capture values (dump.json leaves; tensor leaves carry a blob `source`).
+
+Follows msprobe's recursive_apply_transform: tuples and lists become lists, dicts and
+namedtuples objects, special types leaves, anything else null. Tensor bytes are copied here,
+synchronously, so later in-place updates cannot change what was recorded.
+"""
+import dataclasses
+import threading
+
+import numpy as np
+import torch
+
+MAX_DEPTH = 400
+_SPECIAL = (bool, int, float, str, slice, type(Ellipsis), np.generic, np.ndarray,
+            torch.device, torch.dtype, torch.Size, torch.Tensor, torch.memory_format)
+
+
+class BufferPool:
+    """Host buffers of large tensors, reused once the writer has written them: a fresh buffer
+    costs page faults on every use, which made the copy slower than the disk write."""
+
+    MIN_BYTES = 64 << 10
+
+    def __init__(self, max_bytes):
+        self.max_bytes = max_bytes
+        self.cached = 0
+        self.free = {}
+        self.lock = threading.Lock()
+
+    def get(self, nbytes):
+        if nbytes >= self.MIN_BYTES:
+            with self.lock:
+                bufs = self.free.get(nbytes)
+                if bufs:
+                    self.cached -= nbytes
+                    return bufs.pop()
+        return torch.empty(nbytes, dtype=torch.uint8)
+
+    def put(self, buf):
+        n = buf.numel()
+        if n >= self.MIN_BYTES and buf.dtype is torch.uint8:
+            with self.lock:
+                if self.cached + n <= self.max_bytes:
+                    self.free.setdefault(n, []).append(buf)
+                    self.cached += n
+
+
+class TensorSink:
+    """Reserves blob offsets and queues host copies; one per open trace."""
+
+    def __init__(self, writer, blob_name, pool):
+        self.writer = writer
+        self.blob_name = blob_name
+        self.offset = 0
+        self.pool = pool
+
+    def add(self, tensor):
+        host = _host_copy(tensor, self.pool)
+        if host is None:
+            return None
+        source = {"file": self.blob_name, "offset": self.offset}
+        self.offset += host.numel() * host.element_size()
+        self.writer.blob(host, self.pool.put)
+        return source
+
+
+def _host_copy(tensor, pool):
+    """The tensor's logical contents as a C-contiguous host tensor (None if impossible); large
+    ones in a pooled buffer (uint8), small ones a plain contiguous clone (one call)."""
+    t = tensor.detach()
+    if t.is_quantized or t.layout is not torch.strided or t.is_meta:
+        return None
+    nbytes = t.numel() * t.element_size()
+    if nbytes < pool.MIN_BYTES and t.is_cpu:
+        return t.clone(memory_format=torch.contiguous_format)
+    buf = pool.get(nbytes)
+    try:
+        buf.view(t.dtype).view(t.shape).copy_(t)
+    except RuntimeError:
+        return None
+    return buf
+
+
+def host_bytes(buf):
+    """A host copy's bytes, for the writer."""
+    if buf.dtype is not torch.uint8:
+        buf = buf.reshape(-1).view(torch.uint8)
+    return memoryview(buf.numpy())
+
+
+_DTYPE_NAMES = {}
+
+
+def _dtype_name(dtype):
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = str(dtype)
+    return name
+
+
+def tensor_leaf(t, sink):
+    return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
+            "requires_grad": t.requires_grad, "source": sink.add(t)}
+
+
+def _device_in_kwargs(v):
+    if isinstance(v, (int, str)):
+        return {"type": "torch.device", "value": v}
+    if isinstance(v, torch.device):
+        return {"type": "torch.device", "value": f"{v.type}:{v.index}"}
+    return {"type": "torch.device"}
+
+
+def _slice_bound(x):
+    try:
+        return int(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def _ndarray(a):
+    leaf = {"type": "numpy.ndarray", "dtype": str(a.dtype), "shape": list(a.shape)}
+    if a.size == 0 or a.dtype.kind in "USO":
+        stats = [None] * 4
+    else:
+        stats = [np.max(a).item(), np.min(a).item(), np.mean(a).item(), np.linalg.norm(a).item()]
+    leaf.update(zip(("Max", "Min", "Mean", "Norm"), stats))
+    return leaf
+
+
+def _special(v, key, sink):
+    if isinstance(v, torch.Tensor):
+        return tensor_leaf(v, sink)
+    if key in ("dtype", "output_dtype"):
+        return {"type": "torch.dtype", "value": str(v)}
+    if key == "device":
+        return _device_in_kwargs(v)
+    if isinstance(v, (bool, int, float, str)):
+        return {"type": type(v).__name__, "value": v}
+    if isinstance(v, torch.Size):
+        return {"type": "torch.Size", "value": list(v)}
+    if isinstance(v, slice):
+        return {"type": "slice", "value": [_slice_bound(v.start), _slice_bound(v.stop),
+                                           _slice_bound(v.step)]}
+    if v is Ellipsis:
+        return {"type": "ellipsis", "value": "..."}
+    if isinstance(v, np.generic):
+        return {"type": type(v).__name__, "value": v.item()}
+    if isinstance(v, np.ndarray):
+        return _ndarray(v)
+    if isinstance(v, torch.memory_format):
+        return {"type": "torch.memory_format", "format": str(v).split(".")[-1]}
+    return {}  # torch.dtype / torch.device outside their keys
+
+
+def to_value(v, sink, key=None, depth=0):
+    if isinstance(v, _SPECIAL):
+        return _special(v, key, sink)
+    if depth >= MAX_DEPTH:
+        return None
+    if isinstance(v, tuple) and hasattr(v, "_fields"):
+        return {f: to_value(x, sink, f, depth + 1) for f, x in zip(v._fields, v)}
+    if isinstance(v, (list, tuple)):
+        return [to_value(x, sink, i, depth + 1) for i, x in enumerate(v)]
+    if isinstance(v, dict):
+        return {k: to_value(x, sink, k, depth + 1) for k, x in v.items()}
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return {f.name: to_value(getattr(v, f.name), sink, f.name, depth + 1)
+                for f in dataclasses.fields(v)}
+    return None
+
+
+def output_value(out, sink):
+    """msprobe's convert_tuple: a tuple stays itself, anything else becomes a 1-item list."""
+    if isinstance(out, tuple):
+        return to_value(out, sink)
+    return [to_value(out, sink, 0)]

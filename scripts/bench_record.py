@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Benchmark of msdump_record: per-step time of a small CPU transformer (a) without hooks,
+(b) under the recorder at L0, L1 and mix, (c) under an in-process statistics hook doing what
+msprobe does per tensor (max, min, mean, norm with .item() each, the JSON entry built in memory
+with msprobe's merge rule, dump.json written at the end of the step) on the same hook points;
+then the recorder's blob write throughput for large tensors against a plain sequential write of
+the same bytes.
+
+    /usr/bin/python3 scripts/bench_record.py [--steps 20] [--rounds 3] [--threads 1]
+    (--rounds: of the blob benchmark)
+
+The configurations take turns step by step (2 warm-up steps each); medians and minima of the
+step times are reported, and the mean CPU time per step of the whole process (the recorder's
+writer thread included; on a shared machine the steadiest of the three), overhead =
+configuration - none.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from msdump_record import Recorder  # noqa: E402
+from msdump_record.writer import BlobWriter  # noqa: E402
+from msdump_record.values import BufferPool, TensorSink  # noqa: E402
+
+D_MODEL, HEADS, FF, LAYERS, BATCH, SEQ, VOCAB = 64, 4, 256, 2, 8, 32, 500
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(VOCAB, D_MODEL)
+        self.blocks = nn.ModuleList(nn.TransformerEncoderLayer(D_MODEL, HEADS, FF, dropout=0.0, batch_first=True)
+                                    for _ in range(LAYERS))
+        self.head = nn.Linear(D_MODEL, VOCAB)
+
+    def forward(self, tokens):
+        x = self.embed(tokens)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x)
+
+
+class StatsSink:
+    """msprobe's per-tensor work: four reductions, each read back with .item()."""
+
+    def add(self, t):
+        t = t.detach()
+        if t.numel() == 0:
+            return None
+        f = t if t.is_floating_point() else t.float()
+        return {"Max": f.max().item(), "Min": f.min().item(), "Mean": f.mean().item(), "Norm": f.norm().item()}
+
+
+class StatsHook(Recorder):
+    """The recorder's hooks, computing statistics in-process instead of copying bytes."""
+
+    def _open_step(self):
+        self.sink = StatsSink()
+        self.data = {}
+        self.step_dir = os.path.join(self.dir, f"step{self.loop}")
+
+    def emit_inputs(self, name, sections):
+        self.emit_data(name, sections)
+
+    def emit_data(self, name, sections):
+        entry = self.data.pop(name, {}) if name.startswith("Module.") else self.data.get(name, {})
+        entry.update(sections)
+        self.data[name] = entry
+
+    def update_construct(self, api_name):
+        pass
+
+    def step(self):
+        self.stop()
+        if self.sink is not None:
+            os.makedirs(self.step_dir, exist_ok=True)
+            with open(os.path.join(self.step_dir, "dump.json"), "w") as f:
+                json.dump({"task": "statistics", "level": self.level, "data": self.data}, f, indent=1)
+            self.sink = None
+        self.loop += 1
+
+
+def one_step(model, opt, tokens, target, hook):
+    """(wall seconds, CPU seconds of this process: all its threads, the writer's included)."""
+    c0 = time.process_time()
+    t0 = time.perf_counter()
+    if hook is not None:
+        hook.start(model)
+    opt.zero_grad()
+    loss = F.cross_entropy(model(tokens).reshape(-1, VOCAB), target.reshape(-1))
+    loss.backward()
+    opt.step()
+    if hook is not None:
+        hook.stop()
+        hook.step()
+    return time.perf_counter() - t0, time.process_time() - c0
+
+
+def bench_steps(args, tmp):
+    """Every configuration has its own copy of the model; the configurations take turns step by
+    step (the order rotating), so load changes on a shared machine hit all of them alike."""
+    configs = ["none", "record L0", "record L1", "record mix", "stats L1", "stats mix"]
+    gen = torch.Generator().manual_seed(0)
+    batches = [(torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen),
+                torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen)) for _ in range(args.steps + 2)]
+    runs = {}
+    for c in configs:
+        torch.manual_seed(0)
+        model = Model()
+        hook = None
+        if c != "none":
+            kind, level = c.split()
+            hook = (Recorder if kind == "record" else StatsHook)(os.path.join(tmp, c.replace(" ", "_")), level, rank=0)
+        runs[c] = (model, torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9), hook, [])
+    for i, (tokens, target) in enumerate(batches):
+        order = configs[i % len(configs):] + configs[:i % len(configs)]
+        for c in order:
+            model, opt, hook, times = runs[c]
+            t = one_step(model, opt, tokens, target, hook)
+            if i >= 2:
+                times.append(t)
+    for c in configs:
+        model, opt, hook, times = runs[c]
+        if isinstance(hook, Recorder) and not isinstance(hook, StatsHook):
+            c0 = time.process_time()
+            hook.close()   # what the writer still had queued: its CPU time is charged to the steps
+            times.append((0.0, time.process_time() - c0))
+    med = {c: statistics.median(t for t, _ in runs[c][3] if t) for c in configs}
+    low = {c: min(t for t, _ in runs[c][3] if t) for c in configs}
+    cpu = {c: sum(u for _, u in runs[c][3]) / args.steps for c in configs}
+    print(f"model: {LAYERS} TransformerEncoderLayer(d={D_MODEL}, heads={HEADS}, ff={FF}), batch {BATCH}x{SEQ}, "
+          f"SGD momentum; torch {torch.__version__}, {torch.get_num_threads()} thread(s); {args.steps} steps each")
+    print(f"{'config':<12} {'median ms':>10} {'overhead':>9} {'min ms':>8} {'overhead':>9} {'CPU ms':>8} {'overhead':>9}")
+    for c in configs:
+        print(f"{c:<12} {med[c] * 1e3:10.1f} {(med[c] - med['none']) * 1e3:9.1f} "
+              f"{low[c] * 1e3:8.1f} {(low[c] - low['none']) * 1e3:9.1f} "
+              f"{cpu[c] * 1e3:8.1f} {(cpu[c] - cpu['none']) * 1e3:9.1f}")
+    for level in ("L1", "mix"):
+        for name, m in (("median wall", med), ("min wall", low), ("CPU", cpu)):
+            rec, stats = m[f"record {level}"] - m["none"], m[f"stats {level}"] - m["none"]
+            print(f"{level} ({name}): recorder overhead / stats-hook overhead = {rec / stats:.2f} (goal <= 0.25)")
+
+
+def bench_blobs(args, tmp):
+    """Steady state, as in training: one writer and buffer pool for all rounds (a step's tensor
+    sizes recur), the first round of each side a warm-up."""
+    n, size = args.blob_count, args.blob_mib << 20
+    tensors = [torch.randn(size // 4) for _ in range(n)]
+    total = n * size
+    writer = BlobWriter()
+    pool = BufferPool(writer.max_bytes)
+    plain, rec = [], []
+    for r in range(args.rounds + 1):
+        path = os.path.join(tmp, "plain.bin")
+        t0 = time.perf_counter()
+        with open(path, "wb") as f:
+            for t in tensors:
+                f.write(memoryview(t.numpy()).cast("B"))
+        plain.append(time.perf_counter() - t0)
+        os.remove(path)
+        writer.open(os.path.join(tmp, "trace.jsonl"), os.path.join(tmp, "blob.bin"))
+        sink = TensorSink(writer, "blob.bin", pool)
+        t0 = time.perf_counter()
+        for t in tensors:
+            sink.add(t)              # synchronous copy, queued for the writer thread
+        writer.close_files()
+        writer.sync()
+        rec.append(time.perf_counter() - t0)
+        os.remove(os.path.join(tmp, "blob.bin"))
+    p, q = statistics.median(plain[1:]), statistics.median(rec[1:])
+    print(f"blobs: {n} x {args.blob_mib} MiB float32, median of {args.rounds} rounds: plain write "
+          f"{total / p / 2**20:.0f} MiB/s, recorder (copy + writer thread) {total / q / 2**20:.0f} MiB/s "
+          f"= {p / q:.2f}x (goal >= 0.8)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--blob-count", type=int, default=32)
+    ap.add_argument("--blob-mib", type=int, default=4)
+    ap.add_argument("--dir", default=None, help="scratch directory (default: a temporary one)")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    tmp = tempfile.mkdtemp(prefix="bench_record_", dir=args.dir)
+    try:
+        bench_steps(args, tmp)
+        bench_blobs(args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""msdump_record's behaviour tests (ctest recorder_tests): transparency, hook removal, exceptions,
+crash safety and an unseen model recorded, converted and verified.
+
+    test_recorder.py MSDUMP [unittest args]
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PYTHON_DIR = os.path.join(HERE, "..", "..", "python")
+sys.path.insert(0, PYTHON_DIR)
+sys.path.insert(0, HERE)
+
+import test_model  # noqa: E402
+from msdump_record import Recorder  # noqa: E402
+
+MSDUMP = None
+
+
+def run(*args):
+    return subprocess.run([MSDUMP, *args], capture_output=True, text=True)
+
+
+def trace_lines(capture, step=0):
+    with open(os.path.join(capture, f"step{step}", "rank0", "trace.jsonl"), encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+class Transparency(unittest.TestCase):
+    def test_outputs_and_gradients_bit_identical(self):
+        batches = test_model.make_batches(2)
+        plain = test_model.train(test_model.fresh_model(), batches)
+        for level in ("L0", "L1", "mix"):
+            with tempfile.TemporaryDirectory() as tmp:
+                rec = Recorder(tmp, level, rank=0)
+                recorded = test_model.train(test_model.fresh_model(), batches, rec)
+                rec.close()
+            for (a, b) in zip(plain[0], recorded[0]):
+                for x, y in zip(a, b):
+                    self.assertTrue(torch.equal(x, y) or (x.isnan().any() and torch.equal(x.nan_to_num(), y.nan_to_num())),
+                                    f"{level}: outputs differ")
+            for d1, d2 in ((plain[1], recorded[1]), (plain[2], recorded[2])):
+                for name in d1:
+                    self.assertTrue(torch.equal(d1[name], d2[name]), f"{level}: {name} differs")
+
+    def test_hooks_removed_on_stop(self):
+        model = test_model.fresh_model()
+        before = {n: (dict(m._forward_pre_hooks), dict(m._forward_hooks)) for n, m in model.named_modules()}
+        originals = (F.linear, torch.matmul, torch.Tensor.add_, torch.Tensor.__add__, torch._VF.lstm)
+        had_add = "__add__" in torch.Tensor.__dict__
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "mix", rank=0)
+            rec.start(model)
+            self.assertIsNot(F.linear, originals[0])
+            model(test_model.make_batches(1)[0][0])
+            rec.stop()
+            after = {n: (dict(m._forward_pre_hooks), dict(m._forward_hooks)) for n, m in model.named_modules()}
+            self.assertEqual(before, after)
+            self.assertEqual((F.linear, torch.matmul, torch.Tensor.add_, torch.Tensor.__add__, torch._VF.lstm),
+                             originals)
+            self.assertEqual("__add__" in torch.Tensor.__dict__, had_add)
+            self.assertNotIn("lstm", torch._VF.__dict__)
+            rec.close()
+
+
+class Exceptions(unittest.TestCase):
+    def test_exception_reraised_unchanged_and_recording_goes_on(self):
+        a, b = torch.ones(2, 3), torch.ones(4, 5)
+        try:
+            torch.matmul(a, b)
+        except RuntimeError as e:
+            plain = (type(e), str(e))
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "L1", rank=0)
+            rec.start()
+            with self.assertRaises(RuntimeError) as ctx:
+                torch.matmul(a, b)
+            self.assertEqual((type(ctx.exception), str(ctx.exception)), plain)
+            torch.matmul(a, torch.ones(3, 2))  # recording goes on (msprobe's counter did not move)
+            torch.add(a, a)
+            rec.stop()
+            rec.close()
+            names = [(e["name"], sorted(k for k in e if k not in ("kind", "name")))
+                     for e in trace_lines(tmp)[1:] if e["kind"] == "data"]
+        inputs, output = ["input_args", "input_kwargs"], ["output"]
+        self.assertEqual(names, [("Torch.matmul.0.forward", inputs), ("Torch.matmul.0.forward", inputs),
+                                 ("Torch.matmul.0.forward", output), ("Torch.add.0.forward", inputs),
+                                 ("Torch.add.0.forward", output)])
+
+
+class Values(unittest.TestCase):
+    """Non-tensor leaves and structures as msprobe writes them (dump-format §4.3, §5.3)."""
+
+    def record_call(self, fn):
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "L1", rank=0)
+            rec.start()
+            fn()
+            rec.stop()
+            rec.close()
+            return [e for e in trace_lines(tmp)[1:] if e["kind"] == "data"]
+
+    def test_leaves(self):
+        x = torch.zeros(2, 3)
+        events = self.record_call(lambda: (x[0:1, ...], x.to(torch.float64), torch.full((2,), 3, dtype=torch.int8, device="cpu"),
+                                           x.reshape(torch.Size([3, 2])), torch.topk(x, 1)))
+        by_name = {}
+        for e in events:
+            by_name.setdefault(e["name"], {}).update(e)
+        getitem = [e for n, e in by_name.items() if n.startswith("Tensor.__getitem__")]
+        self.assertEqual(getitem, [])  # __getitem__ is not in msprobe's set
+        to = by_name["Tensor.to.0.forward"]["input_args"]
+        self.assertEqual(to[1], {})     # a positional dtype is {}
+        full = by_name["Torch.full.0.forward"]
+        self.assertEqual(full["input_kwargs"], {"dtype": {"type": "torch.dtype", "value": "torch.int8"},
+                                                "device": {"type": "torch.device", "value": "cpu"}})
+        self.assertEqual(full["input_args"], [[{"type": "int", "value": 2}], {"type": "int", "value": 3}])
+        self.assertEqual(by_name["Tensor.reshape.0.forward"]["input_args"][1],
+                         {"type": "torch.Size", "value": [3, 2]})
+        topk = by_name["Torch.topk.0.forward"]["output"]   # a torch.return_types structseq: a list
+        self.assertEqual([o["dtype"] for o in topk], ["torch.float32", "torch.int64"])
+
+    def test_slice_and_ellipsis(self):
+        x = torch.zeros(4)
+        events = self.record_call(lambda: x.__setitem__((slice(0, 2, None), Ellipsis), 1.0))
+        args = events[0]["input_args"]
+        self.assertEqual(args[1], [{"type": "slice", "value": [0, 2, None]}, {"type": "ellipsis", "value": "..."}])
+        self.assertEqual(args[2], {"type": "float", "value": 1.0})
+        self.assertEqual(events[1]["output"], [None])
+
+
+class Capture(unittest.TestCase):
+    def convert_and_verify(self, capture, out, *flags):
+        r = run("-q", "convert", capture, "-o", out, *flags)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        v = run("verify", out)
+        self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+        return v
+
+    def test_unseen_model_records_converts_and_verifies(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            cap = os.path.join(tmp, "cap")
+            rec = Recorder(cap, "mix", rank=0)
+            test_model.train(test_model.fresh_model(), test_model.make_batches(2), rec)
+            rec.close()
+            for risk in ("FOCUS", "ALL", "CORE"):
+                out = os.path.join(tmp, f"out_{risk}")
+                self.convert_and_verify(cap, out, "--risk-level", risk)
+            out = os.path.join(tmp, "out_tensor")
+            self.convert_and_verify(cap, out, "--task", "tensor")
+            with open(os.path.join(tmp, "out_FOCUS", "step1", "rank0", "dump.json"), encoding="utf-8") as f:
+                data = json.load(f)["data"]
+            with open(os.path.join(tmp, "out_ALL", "step1", "rank0", "construct.json"), encoding="utf-8") as f:
+                construct_all = json.load(f)
+            with open(os.path.join(tmp, "out_FOCUS", "step1", "rank0", "construct.json"), encoding="utf-8") as f:
+                construct_focus = json.load(f)
+        names = list(data)
+        # what the model does, as msprobe names it
+        for name in ("Module.norm.LayerNorm.forward.1", "Module.attn.Attention.forward.0",
+                     "Functional.embedding.0.forward", "Tensor.masked_fill.0.forward",
+                     "Functional.dropout.0.forward", "Tensor.mul_.0.forward",
+                     "Module.bf16.Linear.parameters_grad.0", "Functional.cross_entropy.0.backward",
+                     "Tensor.argmax.0.forward", "Torch.log.0.forward"):
+            self.assertIn(name, names)
+        self.assertNotIn("Functional.dropout.0.backward", names)         # p == 0: no backward hook
+        self.assertNotIn("Tensor.chunk.0.forward", names)                 # LOW risk under FOCUS
+        self.assertIn("Tensor.chunk.0.forward", construct_focus)          # but its edge stays
+        self.assertEqual(construct_all, construct_focus)
+        self.assertEqual(data["Module.attn.Attention.forward.0"]["input_kwargs"], {})  # torch < 2
+        out = data["Module.attn.Attention.forward.0"]["output"]
+        self.assertEqual([o["shape"] for o in out], [[2, 6, 16], [2, 6, 6]])
+        bf = data["Module.bf16.Linear.forward.0"]["output"][0]
+        self.assertEqual(bf["dtype"], "torch.bfloat16")
+        masked = data["Tensor.masked_fill.0.forward"]["output"][0]
+        self.assertEqual(masked["Min"], float("-inf"))
+        nan = data["Torch.log.0.forward"]["output"][0]
+        self.assertTrue(nan["Max"] != nan["Max"])                       # NaN
+        loss = data["Functional.cross_entropy.0.forward"]["output"][0]
+        self.assertEqual(loss["shape"], [])
+        top = data["Tensor.argmax.0.forward"]["output"][0]
+        self.assertEqual(top["dtype"], "torch.int64")
+
+    def test_crash_mid_step_leaves_a_convertible_capture(self):
+        for how in ("exit", "kill", "raise"):
+            with tempfile.TemporaryDirectory() as tmp:
+                cap = os.path.join(tmp, "cap")
+                script = textwrap.dedent(f"""
+                    import os, signal, sys, time
+                    sys.path[:0] = [{PYTHON_DIR!r}, {HERE!r}]
+                    import torch, test_model
+                    from msdump_record import Recorder
+                    model = test_model.fresh_model()
+                    rec = Recorder({cap!r}, "mix", rank=0)
+                    rec.start(model)
+                    tokens = test_model.make_batches(1)[0][0]
+                    def die(module, args, output):
+                        time.sleep(0.5)  # the writer puts events older than 50 ms on disk
+                        if {how!r} == "exit": os._exit(3)
+                        if {how!r} == "kill": os.kill(os.getpid(), signal.SIGKILL)
+                        raise RuntimeError("training crashed")
+                    model.attn.out.register_forward_hook(die)
+                    model(tokens)
+                """)
+                p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+                self.assertNotEqual(p.returncode, 0)
+                out = os.path.join(tmp, "out")
+                r = run("convert", cap, "-o", out)
+                self.assertIn(r.returncode, (0, 1), r.stderr)
+                if r.returncode == 1:  # only a line cut off by the crash may be lost
+                    self.assertIn("truncated", r.stderr)
+                self.assertTrue(os.path.exists(os.path.join(out, "step0", "rank0", "dump.json")), how)
+                # the calls cut by the crash have their inputs but never reached the update point
+                # that writes their construct.json edge: only that may be reported
+                v = run("verify", out, "--warn-only", "construct")
+                self.assertEqual(v.returncode, 0, how + v.stdout + v.stderr)
+                with open(os.path.join(out, "step0", "rank0", "dump.json"), encoding="utf-8") as f:
+                    self.assertIn("Module.embed.Embedding.forward.0", json.load(f)["data"])
+
+
+if __name__ == "__main__":
+    MSDUMP = os.path.abspath(sys.argv.pop(1))
+    unittest.main()
