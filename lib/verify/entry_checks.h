@@ -2,7 +2,8 @@
 // Checks of one dump.json entry that need no files: its name against the grammar, level and
 // framework; duplicate keys; every tensor leaf's rules (leaf_rules.h) and data_name; and the
 // in-place checksum race (two leaves of one entry with the same md5 but different statistics:
-// msprobe hashes in-place ops' tensors on a background thread, testdata/msprobe/README.md).
+// msprobe hashes in-place ops' tensors on a background thread, testdata/msprobe/README.md; a
+// warning, since msprobe itself writes it).
 
 #include <cstdint>
 #include <string>

@@ -87,8 +87,8 @@ def main():
                 return [strip(x) for x in o] if isinstance(o, list) else o
             check(f"--level L0 {step}", [k for k, _ in modules] == list(act["data"]) and act["level"] == "L0"
                   and strip(dict(modules)) == strip(act["data"]))
-    # Every sample verifies clean (its .pt files recomputed where it has them), except the md5 race
-    # of cnn_mix_md5_all/step1, reported on exactly the in-place ops' inputs.
+    # Every sample verifies without error (its .pt files recomputed where it has them); the md5 race
+    # of cnn_mix_md5_all/step1 is a warning on exactly the in-place ops' inputs.
     race = {f"/data/Tensor.{op}.forward/input_args/0/md5" for op in ("add_.5", "add_.6", "mul_.3", "add_.7", "add_.8")}
     roots = [samples, os.path.join(root, "legacy")]
     p = subprocess.run([msdump, "verify", *roots, "--report", "json", "--quiet"], capture_output=True, text=True)
@@ -97,8 +97,9 @@ def main():
     for r in reports:
         f = r["summary"]["file"]
         errors = {x["pointer"] for x in r["findings"] if x["severity"] == "error"}
+        warned = {x["pointer"] for x in r["findings"] if x["severity"] == "warning" and x["kind"] == "checksum"}
         want = race if "cnn_mix_md5_all/step1" in f else set()
-        check(f"verify {f}", errors == want, sorted(errors)[:5])
+        check(f"verify {f}", not errors and warned == want, sorted(errors)[:5])
     check("every dump reported", len(reports) == 28, len(reports))
     check("every sample .pt recomputed", tensors == 468, tensors)
     # ...and from the leaves alone (--no-tensors): the same verdicts, no tensor file read.
@@ -108,8 +109,10 @@ def main():
     for r in leaf_reports:
         f = r["summary"]["file"]
         errors = {x["pointer"] for x in r["findings"] if x["severity"] == "error"}
+        warned = {x["pointer"] for x in r["findings"] if x["severity"] == "warning" and x["kind"] == "checksum"}
         want = race if "cnn_mix_md5_all/step1" in f else set()
-        check(f"verify --no-tensors {f}", errors == want and r["summary"]["tensors_checked"] == 0, sorted(errors)[:5])
+        check(f"verify --no-tensors {f}", not errors and warned == want and r["summary"]["tensors_checked"] == 0,
+              sorted(errors)[:5])
     check("every dump reported with --no-tensors", len(leaf_reports) == 28, len(leaf_reports))
     print(f"sample verify: {len(reports)} dumps, {tensors} tensor files recomputed and matched their leaves")
     print(f"sample acceptance: {passed} passed, {failed} failed")
