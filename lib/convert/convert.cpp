@@ -119,7 +119,7 @@ std::string join_path(const std::string& a, const std::string& b) {
   return a.back() == '/' ? a + b : a + "/" + b;
 }
 
-// dump_data_dir as msprobe writes it (dump-format.md §2): <dump_path>/dump_tensor_data, the
+// dump_data_dir as msprobe writes it (docs/format.md §2): <dump_path>/dump_tensor_data, the
 // dump_path as given for PyTorch, made absolute (os.path.abspath) first by the MindSpore side,
 // which writes MindSpore and MSAdapter (mindtorch) dumps.
 std::string dump_data_dir_for(Framework framework, const std::string& dump_path) {

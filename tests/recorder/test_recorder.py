@@ -98,7 +98,7 @@ class Exceptions(unittest.TestCase):
 
 
 class Values(unittest.TestCase):
-    """Non-tensor leaves and structures as msprobe writes them (dump-format §4.3, §5.3)."""
+    """Non-tensor leaves and structures as msprobe writes them (docs/format.md §4.3, §5.3)."""
 
     def record_call(self, fn):
         with tempfile.TemporaryDirectory() as tmp:
