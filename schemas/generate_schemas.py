@@ -73,7 +73,7 @@ API_BACKWARD = r"^.+\.[^.]+\.[0-9]+\.backward$"
 
 def module_patterns(prefixes, unnumbered_grads=False):
     """`unnumbered_grads`: parameters_grad names may lack their counter, as msprobe wrote them up
-    to 8.x (docs/format-generations.md); dump.json accepts both forms, a capture trace only the
+    to 8.x (docs/format.md §16); dump.json accepts both forms, a capture trace only the
     numbered one."""
     p = "(" + "|".join(prefixes) + ")" if len(prefixes) > 1 else prefixes[0]
     counter = r"(\.[0-9]+)?" if unnumbered_grads else r"\.[0-9]+"
@@ -226,7 +226,7 @@ def dump_schema(framework, profile):
         tensor_props["hsdp_shard_size"] = {"type": "integer"}
         if framework == "mindtorch":
             # Optional: the 8.x MSAdapter documentation shows it after Norm, msprobe's code
-            # does not write it (docs/format-generations.md).
+            # does not write it (docs/format.md §16).
             tensor_props["requires_grad"] = {"type": "boolean"}
     tensor_props["data_name"] = ref("data_name")
     tensor_props["md5"] = ref("md5")

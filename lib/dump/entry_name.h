@@ -23,7 +23,7 @@ struct EntryName {
   std::string_view op;
   std::string_view prefix;  // "Functional", "Module", "Cell", "torch.nn.functional", ...
   std::uint64_t number = 0;  // N (call counter) or k (grad hook count)
-  // False for a parameters_grad name without its counter (the older form, docs/format-generations.md).
+  // False for a parameters_grad name without its counter (the older form, docs/format.md §16).
   bool numbered = true;
 
   bool is_forward() const { return kind == EntryKind::api_forward || kind == EntryKind::module_forward; }

@@ -1,6 +1,6 @@
 #pragma once
 // What a dump.json's own content says about the msprobe build that wrote it
-// (docs/format-generations.md): which format profile (legacy: released builds up to 8.x;
+// (docs/format.md §16): which format profile (legacy: released builds up to 8.x;
 // current: msprobe master), and which summary mode.
 //
 // A profile signal is a form only one generation writes. Signals are collected per entry

@@ -1,6 +1,6 @@
 #pragma once
 // Which embedded schema validates a dump.json of a given framework and format profile
-// (docs/format.md §0, docs/format-generations.md): only PyTorch has two profiles (legacy forward entries may carry
+// (docs/format.md §0, docs/format.md §16): only PyTorch has two profiles (legacy forward entries may carry
 // "is_recompute"); MindSpore and mindtorch dumps have one shape whatever the profile.
 
 #include <string_view>

@@ -32,7 +32,7 @@ enum class FindingKind {
   stack,       // stack.json inconsistent with dump.json
   construct,   // construct.json inconsistent with dump.json
   rank,        // a rank's entry names diverge from the other ranks of its step
-  profile,     // the file mixes forms of two format generations (docs/format-generations.md)
+  profile,     // the file mixes forms of two format generations (docs/format.md §16)
 };
 std::string_view to_string(FindingKind k);
 std::optional<FindingKind> finding_kind_from_string(std::string_view s);

@@ -1,5 +1,5 @@
 #pragma once
-// The whole-file checks of a dump's format generation (docs/format-generations.md), from the
+// The whole-file checks of a dump's format generation (docs/format.md §16), from the
 // profile signals gathered entry by entry (dump/format_signals.h):
 //   - signals of both profiles in one file (with --profile auto), or signals of the other
 //     profile than the one given with --profile: kind profile;

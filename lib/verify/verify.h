@@ -9,7 +9,7 @@
 // Checks, in one streaming pass over dump.json (memory bounded by the largest entry, plus the
 // set of entry names):
 //   schema      the embedded JSON Schema for the dump's framework and profile, entry by entry;
-//   profile     the format generation (docs/format-generations.md): given with --profile, or
+//   profile     the format generation (docs/format.md §16): given with --profile, or
 //               (auto) decided from signals gathered over the whole file in the same pass;
 //               leaves whose rules depend on it are held to the profile of their own form, and
 //               a file mixing the forms of two generations is a finding;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes testdata/generations/: small hand-made dumps in the forms of older msprobe builds
-(docs/format-generations.md), for the golden CLI tests of tests/cli/verify/generation_*.sh and
+(docs/format.md §16), for the golden CLI tests of tests/cli/verify/generation_*.sh and
 tests/cli/convert/generation_*.sh.
 
 The shapes follow the dump.json examples of msprobe's 8.x documentation (PyTorch, MindSpore and
