@@ -164,42 +164,43 @@ def make_view(rng, base, shape):
 
 
 def item(x):
-    v = x.item()
-    return v
+    return x.item()
 
 
-def stats_current(t):
-    """docs/format.md §6.1 (PyTorch, current profile), precision low."""
-    dt = t.dtype
+HALF_OR_SINGLE = (torch.float32, torch.float16, torch.bfloat16)
+
+
+def stats_common(t):
+    """The rules both PyTorch profiles share (docs/format.md §6.1 rules 3, 6, 7, 8), or None."""
     if t.numel() == 0:
         return [None] * 4
-    if dt.is_complex:
+    if t.dtype.is_complex:
         a = np.abs(t.detach().cpu().numpy())
         return [a.max().item(), a.min().item(), a.mean().item(), None]
-    if dt == torch.bool:
+    if t.dtype == torch.bool:
         return [item(torch.any(t)), item(torch.all(t)), None, None]
     if t.dim() == 0:
         v = item(t)
         return [v, v, v, v]
-    if dt in (torch.float32, torch.float16, torch.bfloat16):
+    return None
+
+
+def stats_current(t):
+    """docs/format.md §6.1 (PyTorch, current profile), precision low."""
+    common = stats_common(t)
+    if common is not None:
+        return common
+    if t.dtype in HALF_OR_SINGLE:
         return [item(torch.max(t)), item(torch.min(t)), item(torch.mean(t)), item(torch.norm(t))]
     return [item(torch.max(t)), item(torch.min(t)), None, None]
 
 
 def stats_legacy(t):
     """docs/format.md §6.2 (PyTorch, legacy profile): float64 and integers through float32."""
-    dt = t.dtype
-    if t.numel() == 0:
-        return [None] * 4
-    if dt.is_complex:
-        a = np.abs(t.detach().cpu().numpy())
-        return [a.max().item(), a.min().item(), a.mean().item(), None]
-    if dt == torch.bool:
-        return [item(torch.any(t)), item(torch.all(t)), None, None]
-    if t.dim() == 0:
-        v = item(t)
-        return [v, v, v, v]
-    if dt not in (torch.float32, torch.float16, torch.bfloat16):
+    common = stats_common(t)
+    if common is not None:
+        return common
+    if t.dtype not in HALF_OR_SINGLE:
         t = t.float()
     return [item(torch.max(t)), item(torch.min(t)), item(torch.mean(t)), item(torch.norm(t))]
 
