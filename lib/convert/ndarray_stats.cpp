@@ -8,6 +8,16 @@
 
 namespace msdump::convert {
 
+namespace {
+
+// numpy reduces integer and bool arrays in float64: Mean and Norm are the unrounded moments.
+void exact_moments(stats::LeafStats& out, const stats::Moments& m) {
+  out.mean = Scalar::floating(m.sum / static_cast<double>(m.count));
+  out.norm = Scalar::floating(std::sqrt(m.sum_sq));
+}
+
+}  // namespace
+
 Result<stats::LeafStats> compute_ndarray_stats(const ByteSource& source, const tensor::TensorInfo& info) {
   stats::LeafStats out;
   if (info.numel() == 0) return out;  // np.max of an empty array raises; msprobe writes nulls
@@ -28,20 +38,17 @@ Result<stats::LeafStats> compute_ndarray_stats(const ByteSource& source, const t
     case DTypeKind::signed_int:
       out.max = Scalar::integer(m.max_int);
       out.min = Scalar::integer(m.min_int);
-      out.mean = Scalar::floating(m.sum / n);
-      out.norm = Scalar::floating(std::sqrt(m.sum_sq));
+      exact_moments(out, m);
       break;
     case DTypeKind::unsigned_int:
       out.max = Scalar::unsigned_integer(m.max_uint);
       out.min = Scalar::unsigned_integer(m.min_uint);
-      out.mean = Scalar::floating(m.sum / n);
-      out.norm = Scalar::floating(std::sqrt(m.sum_sq));
+      exact_moments(out, m);
       break;
     case DTypeKind::boolean:
       out.max = Scalar::boolean(m.any);
       out.min = Scalar::boolean(m.all);
-      out.mean = Scalar::floating(m.sum / n);
-      out.norm = Scalar::floating(std::sqrt(m.sum_sq));
+      exact_moments(out, m);
       break;
     case DTypeKind::complex:
     case DTypeKind::float8:

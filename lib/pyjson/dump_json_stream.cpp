@@ -52,6 +52,26 @@ Result<bool> DumpJsonStream::next(DumpEvent& event) {
   }
 }
 
+// Moves past what stands between an object's members and the next key: ',' after an earlier
+// member, nothing before the first. False (the cursor's error set) when the key's '"' is not there.
+bool DumpJsonStream::at_member_key(bool first) {
+  if (!first) {
+    if (m_cursor.peek() != ',') {
+      m_cursor.fail_expected("',' or '}' after an object member");
+      return false;
+    }
+    m_cursor.advance();
+    if (m_cursor.peek() != '"') {
+      m_cursor.fail_expected("a string key in double quotes");
+      return false;
+    }
+  } else if (m_cursor.peek() != '"') {
+    m_cursor.fail_expected("a string key in double quotes or '}'");
+    return false;
+  }
+  return true;
+}
+
 DumpJsonStream::Step DumpJsonStream::failure() {
   if (m_window.at_eof()) return Step::error;
   if (m_cursor.failed_at_end()) return Step::need_more;
@@ -86,20 +106,7 @@ DumpJsonStream::Step DumpJsonStream::step(DumpEvent& event) {
         m_state = State::trailer;
         return step(event);
       }
-      if (m_state == State::top_next) {
-        if (c != ',') {
-          m_cursor.fail_expected("',' or '}' after an object member");
-          return failure();
-        }
-        m_cursor.advance();
-        if (m_cursor.peek() != '"') {
-          m_cursor.fail_expected("a string key in double quotes");
-          return failure();
-        }
-      } else if (c != '"') {
-        m_cursor.fail_expected("a string key in double quotes or '}'");
-        return failure();
-      }
+      if (!at_member_key(m_state == State::top_first)) return failure();
       return member(event);
     }
     case State::data_first:
@@ -117,20 +124,7 @@ DumpJsonStream::Step DumpJsonStream::step(DumpEvent& event) {
         m_state = State::top_next;
         return Step::event;
       }
-      if (m_state == State::data_next) {
-        if (c != ',') {
-          m_cursor.fail_expected("',' or '}' after an object member");
-          return failure();
-        }
-        m_cursor.advance();
-        if (m_cursor.peek() != '"') {
-          m_cursor.fail_expected("a string key in double quotes");
-          return failure();
-        }
-      } else if (c != '"') {
-        m_cursor.fail_expected("a string key in double quotes or '}'");
-        return failure();
-      }
+      if (!at_member_key(m_state == State::data_first)) return failure();
       return entry(event);
     }
     case State::trailer:

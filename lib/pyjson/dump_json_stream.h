@@ -93,6 +93,7 @@ class DumpJsonStream {
   Step entry(DumpEvent& event);
   Step expect_value_end();
   Step failure();
+  bool at_member_key(bool first);
 
   DumpStreamOptions m_options;
   SourceWindow m_window;
