@@ -131,6 +131,8 @@ Result<int> open_by_walk(const std::string& dir, std::string_view name, const Pa
 
 }  // namespace
 
+bool beneath_uses_openat2() { return g_openat2.load() == 1; }
+
 std::string beneath_path(const std::string& dir, std::string_view name) {
   if (dir == ".") return std::string(name);
   std::string out = dir;

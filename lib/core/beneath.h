@@ -39,6 +39,10 @@ struct BeneathOptions {
 Result<std::unique_ptr<FileSource>> open_beneath(const std::string& dir, std::string_view name,
                                                  const BeneathOptions& options = {});
 
+// Whether open_beneath opens with openat2: the last call it made succeeded (false before the
+// first, and for good once the kernel refused it). For diagnostics and tests.
+bool beneath_uses_openat2();
+
 // How `name` beneath `dir` is named in messages.
 std::string beneath_path(const std::string& dir, std::string_view name);
 
