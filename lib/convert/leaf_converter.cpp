@@ -41,9 +41,12 @@ bool is_extra_key(std::string_view k) {
   return false;
 }
 
-// A hard link to the file already opened (and checked to lie inside the input), else a copy of
-// its bytes. Linked through its descriptor, not its name: a tensor file that is a symlink gives
-// the file it points to (not a second symlink), and a name swapped since the check is not used.
+// A hard link to the file already opened, else a copy of its bytes. The file was opened beneath
+// the input without following links (core/beneath.h), so its descriptor is a regular file of the
+// input, never a link. It is linked through that descriptor (/proc/self/fd with
+// AT_SYMLINK_FOLLOW links the inode the descriptor holds, which linkat(AT_EMPTY_PATH) would do
+// only with CAP_DAC_READ_SEARCH), never through its name: a name swapped since the open is not
+// used.
 Result<void> link_or_copy(const FileSource& from, const std::string& to, Overwrite overwrite) {
   std::error_code ec;
   if (overwrite == Overwrite::yes) std::filesystem::remove(to, ec);

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "core/contained_file.h"
+#include "core/beneath.h"
 #include "dump/data_name.h"
 #include "tensor/raw_reader.h"
 #include "tensor/tensor_reader.h"
@@ -53,10 +53,13 @@ Result<bool> locate_tensor_source(const pyjson::Value& leaf, InputKind kind, con
     if (!dump::is_plain_file_name(dn->as_string()))
       return invalid_input(fmt::format("/data_name: \"{}\" is not a file name inside dump_tensor_data/", dn->as_string()));
     out.path.assign(dir).append("/").append(dn->as_string());
-    // The dump's directory (given by the user) bounds what may be read: dump_tensor_data/ being
-    // a link to elsewhere does not widen it.
-    const auto rank_dir = std::filesystem::path(dir).parent_path();
+    // The dump's directory (given by the user) is what files are opened beneath: dump_tensor_data/
+    // is a name inside it, so it may not be a link either.
+    auto tensors = fs::path(dir).lexically_normal();
+    if (!tensors.has_filename()) tensors = tensors.parent_path();
+    const auto rank_dir = tensors.parent_path();
     out.base = rank_dir.empty() ? std::string(".") : rank_dir.string();
+    out.name.assign(tensors.filename().string()).append("/").append(dn->as_string());
     out.raw_allowed = false;
   } else {
     const auto* s = leaf.find("source");
@@ -74,6 +77,7 @@ Result<bool> locate_tensor_source(const pyjson::Value& leaf, InputKind kind, con
     }
     out.path.assign(dir).append("/").append(file->as_string());
     out.base.assign(dir);
+    out.name.assign(file->as_string());
     out.raw_allowed = true;
   }
   return true;
@@ -93,9 +97,9 @@ Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype
     outcome.problem = io_error(fmt::format("tensor file '{}' is missing", src.path));
     return outcome;
   }
-  // Resolving outside the input is an invalid input; a dangling link, an unreadable file or a
-  // special file (FIFO, directory) spoils only this leaf.
-  auto file = open_file_inside(src.path, src.base);
+  // A link along the name is an invalid input; an unreadable file or a special file (FIFO,
+  // directory) spoils only this leaf.
+  auto file = open_beneath(src.base, src.name);
   if (!file) {
     if (file.error().code == ErrorCode::invalid_input) return file.error();
     outcome.problem = file.error();

@@ -1,6 +1,7 @@
 #pragma once
 // Where a leaf's tensor bytes are: a capture leaf's "source" (docs/trace-format.md) or an
-// msprobe dump leaf's "data_name" in dump_tensor_data/. Paths never leave the input directory.
+// msprobe dump leaf's "data_name" in dump_tensor_data/. Files are opened beneath the input
+// directory without following any link inside it (core/beneath.h).
 
 #include <cstdint>
 #include <memory>
@@ -20,9 +21,10 @@ namespace msdump::convert {
 enum class InputKind { capture, msprobe_dump };
 
 struct TensorSource {
-  std::string path;            // the file
-  std::string base;            // the directory it must stay inside (after resolving links): the
+  std::string path;            // the file, as messages name it ("<base>/<name>")
+  std::string base;            // the directory it is opened beneath (core/beneath.h): the
                                // capture, or the dump holding dump_tensor_data/
+  std::string name;            // its path relative to `base`, no link along it followed
   bool raw_allowed = false;    // captures: a file without .pt/.npy magic holds raw elements
   std::uint64_t offset = 0;    // raw blobs: byte offset of the tensor
   tensor::TensorInfo info;     // filled once opened
@@ -51,9 +53,9 @@ struct OpenOutcome {
   std::optional<Error> problem;
 };
 
-// Opens the file and reads its tensor header (.pt, .npy, else — captures only — raw bytes with
-// the leaf's dtype and shape at `offset`). The Result fails (the input is invalid) when the
-// path resolves outside its base directory, or when the file's shape differs from the leaf's
+// Opens the file beneath its base (core/beneath.h) and reads its tensor header (.pt, .npy,
+// else — captures only — raw bytes with the leaf's dtype and shape at `offset`). The Result
+// fails (the input is invalid) when the name is a symbolic link or has one along it, or when the file's shape differs from the leaf's
 // or its dtype is neither the leaf's nor float32 holding a bfloat16 / float8 leaf (msprobe's
 // np.save path stores those as float32). Messages name the file and the disagreement.
 Result<OpenOutcome> open_tensor_source(const TensorSource& src, DType leaf_dtype, const tensor::Shape& leaf_shape);

@@ -37,12 +37,16 @@ Result<std::unique_ptr<FileSource>> FileSource::open(const std::string& path) {
   // refused below, and regular files ignore the flag.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return io_error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  return adopt(fd, path);
+}
+
+Result<std::unique_ptr<FileSource>> FileSource::adopt(int fd, std::string path) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
     return io_error(fmt::format("'{}' is not a regular file", path));
   }
-  return std::unique_ptr<FileSource>(new FileSource(fd, static_cast<std::uint64_t>(st.st_size), path));
+  return std::unique_ptr<FileSource>(new FileSource(fd, static_cast<std::uint64_t>(st.st_size), std::move(path)));
 }
 
 Result<void> FileSource::read_at(std::uint64_t offset, std::span<std::byte> out) const {

@@ -51,6 +51,9 @@ class MemorySource final : public ByteSource {
 class FileSource final : public ByteSource {
  public:
   static Result<std::unique_ptr<FileSource>> open(const std::string& path);
+  // Takes ownership of `fd` (open for reading; closed here on failure), named `path` in
+  // messages. io_error when it is not a regular file.
+  static Result<std::unique_ptr<FileSource>> adopt(int fd, std::string path);
   ~FileSource() override;
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;

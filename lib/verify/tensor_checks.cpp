@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
-#include "core/contained_file.h"
+#include "core/beneath.h"
 #include "dump/data_name.h"
 #include "dump/format_signals.h"
 #include "pyjson/pyfloat.h"
@@ -27,7 +27,10 @@ std::string scalar_text(const Scalar& s) {
 TensorChecker::TensorChecker(std::string dir, std::string base, Framework framework, std::optional<Profile> profile,
                              stats::ToleranceOptions tolerance, int threads)
     : m_dir(std::move(dir)), m_base(std::move(base)), m_framework(framework), m_profile(profile),
-      m_tolerance(tolerance), m_threads(threads) {}
+      m_tolerance(tolerance), m_threads(threads) {
+  const auto rel = fs::path(m_dir).lexically_relative(m_base).string();
+  if (rel != ".") m_prefix = rel + "/";  // empty (relative_path fails): the names are refused as absolute
+}
 
 bool TensorChecker::check(const Value& leaf, const std::string& entry, const std::string& pointer, FindingSink& sink) {
   const Value* dn = leaf.find("data_name");
@@ -49,11 +52,11 @@ bool TensorChecker::check(const Value& leaf, const std::string& entry, const std
   const Value* dtype_v = leaf.find("dtype");
   const auto leaf_dtype = dtype_v != nullptr && dtype_v->is_string() ? dtype_from_any_name(dtype_v->as_string())
                                                                       : std::nullopt;
-  auto src = open_file_inside(path, m_base);
+  auto src = open_beneath(m_base, m_prefix + name);
   if (!src) {
-    const bool outside = src.error().code == ErrorCode::invalid_input;
+    const bool refused = src.error().code == ErrorCode::invalid_input;
     sink.add(FindingKind::file, entry, pointer + "/data_name", src.error().message,
-             outside ? fmt::format("a file inside {}", m_base) : "a readable regular file", name);
+             refused ? fmt::format("a file inside {}, no link along its name", m_base) : "a readable regular file", name);
     return false;
   }
   auto info = tensor::read_tensor_info(**src, tensor::ReadOptions{leaf_dtype});

@@ -1,7 +1,7 @@
 #pragma once
 // Checks of tensor leaves against their files in dump_tensor_data/ (or --tensors DIR): the
-// file named by data_name exists, is a regular file and, links resolved, lies inside the
-// bounding directory (core/contained_file.h), its dtype and shape agree with the leaf, its
+// file named by data_name exists and is a regular file, opened beneath the bounding directory
+// without following any link inside it (core/beneath.h), its dtype and shape agree with the leaf, its
 // recomputed statistics agree within docs/tensor-formats.md §4.6 and docs/format.md §6.7
 // tolerances (PASS, WARN band for CPU-produced dumps as warnings, FAIL as errors), its checksum
 // agrees exactly; and, at the end, no file of the directory went unreferenced.
@@ -20,8 +20,8 @@ namespace msdump::verify {
 
 class TensorChecker {
  public:
-  // `dir` holds the files; `base` bounds where their links may lead (the dump's directory, or
-  // the --tensors directory itself). `profile` nullopt (auto): each leaf's statistics are
+  // `dir` holds the files; they are opened beneath `base` (the dump's directory, or the
+  // --tensors directory itself), no link from `base` down to them followed. `profile` nullopt (auto): each leaf's statistics are
   // recomputed by the rules of the profile its own form points to (dump/format_signals.h). The
   // checksum is recomputed the way the leaf's own keys say it was written (summary_mode_of_leaf).
   TensorChecker(std::string dir, std::string base, Framework framework, std::optional<Profile> profile,
@@ -35,6 +35,7 @@ class TensorChecker {
  private:
   std::string m_dir;
   std::string m_base;
+  std::string m_prefix;  // m_dir relative to m_base, with a trailing '/' ("" when the same)
   Framework m_framework;
   std::optional<Profile> m_profile;
   stats::ToleranceOptions m_tolerance;

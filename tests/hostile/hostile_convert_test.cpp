@@ -1,5 +1,6 @@
 // Hostile inputs to convert: tensor paths that leave the input directory (via "..", an absolute
-// path or a symlink), special files where tensors should be, and trace lines nested too deep.
+// path) or have a symlink along them (refused wherever it points), special files where tensors
+// should be, and trace lines nested too deep.
 // Each test builds its input in a fresh temporary directory next to an "outside" file that
 // convert must never read.
 
@@ -38,7 +39,8 @@ struct Layout {
   }
   // "<in>/<file:line>: ", how convert prefixes a message about an input line.
   std::string at(const std::string& file_line) const { return (in / file_line).string() + ": "; }
-  std::string real_outside() const { return fs::canonical(outside).string(); }
+  // The end of the message refusing a link inside the input.
+  std::string no_links() const { return ": files inside '" + in.string() + "' are opened without following links"; }
   Result<convert::ConvertReport> convert(std::optional<Task> task = std::nullopt) const {
     convert::ConvertOptions o;
     o.input = in.string();
@@ -96,15 +98,14 @@ TEST_SUITE("msdump::hostile") {
     SUBCASE("symlink") {
       fs::create_symlink(l.outside, l.in / "link.pt");
       write_capture(l, "link.pt");
-      CHECK(error_of(l.convert()) == l.at("trace.jsonl:2") + "/input_args/0: '" + l.in.string() + "/link.pt' resolves to '" +
-                                         l.real_outside() + "', outside '" + l.in.string() + "'");
+      CHECK(error_of(l.convert()) ==
+            l.at("trace.jsonl:2") + "/input_args/0: '" + l.in.string() + "/link.pt' is a symbolic link" + l.no_links());
     }
     SUBCASE("symlinked subdirectory") {
       fs::create_directory_symlink(l.tmp.path(), l.in / "up");
       write_capture(l, "up/outside.pt");
-      CHECK(error_of(l.convert()) == l.at("trace.jsonl:2") + "/input_args/0: '" + l.in.string() +
-                                         "/up/outside.pt' resolves to '" + l.real_outside() + "', outside '" +
-                                         l.in.string() + "'");
+      CHECK(error_of(l.convert()) == l.at("trace.jsonl:2") + "/input_args/0: '" + l.in.string() + "/up/outside.pt': '" +
+                                         l.in.string() + "/up' is a symbolic link" + l.no_links());
     }
   }
 
@@ -124,8 +125,7 @@ TEST_SUITE("msdump::hostile") {
       write_dump(l, "x.pt");
       fs::create_symlink(l.outside, l.in / "dump_tensor_data" / "x.pt");
       CHECK(error_of(l.convert()) == l.at("dump.json:2") + "/input_args/0: '" + l.in.string() +
-                                         "/dump_tensor_data/x.pt' resolves to '" + l.real_outside() + "', outside '" +
-                                         l.in.string() + "'");
+                                         "/dump_tensor_data/x.pt' is a symbolic link" + l.no_links());
     }
     SUBCASE("dump_tensor_data itself a symlink") {
       fs::create_directory(l.tmp / "elsewhere");
@@ -133,9 +133,8 @@ TEST_SUITE("msdump::hostile") {
       fs::create_directory_symlink(l.tmp / "elsewhere", l.in / "dump_tensor_data");
       write_dump(l, "x.pt");
       CHECK(error_of(l.convert()) == l.at("dump.json:2") + "/input_args/0: '" + l.in.string() +
-                                         "/dump_tensor_data/x.pt' resolves to '" +
-                                         fs::canonical(l.tmp / "elsewhere" / "x.pt").string() + "', outside '" +
-                                         l.in.string() + "'");
+                                         "/dump_tensor_data/x.pt': '" + l.in.string() +
+                                         "/dump_tensor_data' is a symbolic link" + l.no_links());
     }
     // Nothing was written next to the input, and the outside file is untouched.
     CHECK(testing::slurp(l.outside) == testing::slurp(testing::testdata(k_tensor)));
@@ -166,18 +165,38 @@ TEST_SUITE("msdump::hostile") {
                            "/dump_tensor_data/x.pt' is not a regular file");
   }
 
-  TEST_CASE("a tensor file linked to a file inside the input is read, and written as a file") {
+  TEST_CASE("a tensor file linked to a file inside the input is refused too, and nothing is linked") {
     Layout l;
     write_dump(l, "x.pt");
     fs::copy_file(l.outside, l.in / "real.pt");
     fs::create_symlink("../real.pt", l.in / "dump_tensor_data" / "x.pt");
-    auto r = l.convert();  // task tensor, as the input's
+    for (auto task : {Task::tensor, Task::statistics}) {
+      const std::string task_text(to_string(task));
+      CAPTURE(task_text);
+      CHECK(error_of(l.convert(task)) == l.at("dump.json:2") + "/input_args/0: '" + l.in.string() +
+                                             "/dump_tensor_data/x.pt' is a symbolic link" + l.no_links());
+      CHECK_FALSE(fs::exists(fs::symlink_status(l.out / "dump_tensor_data" / "Torch.add.0.forward.input.0.pt")));
+      fs::remove_all(l.out);
+    }
+  }
+
+  TEST_CASE("--task tensor hard-links the regular file it opened, never a link") {
+    Layout l;
+    write_dump(l, "x.pt");
+    const auto source = l.in / "dump_tensor_data" / "x.pt";
+    fs::copy_file(l.outside, source);
+    auto r = l.convert(Task::tensor);
     REQUIRE_MESSAGE(r, error_of(r));
     CHECK(problems(*r).empty());
     CHECK(r->tensor_files == 1);
     const auto written = l.out / "dump_tensor_data" / "Torch.add.0.forward.input.0.pt";
-    CHECK(fs::is_regular_file(fs::symlink_status(written)));
-    CHECK(testing::slurp(written) == testing::slurp(l.outside));
+    struct stat from {}, to {};
+    REQUIRE(::lstat(source.c_str(), &from) == 0);
+    REQUIRE(::lstat(written.c_str(), &to) == 0);
+    CHECK(S_ISREG(to.st_mode));
+    CHECK(to.st_ino == from.st_ino);
+    CHECK(to.st_dev == from.st_dev);
+    CHECK(to.st_nlink == 2);
   }
 
   TEST_CASE("a trace line nested 100000 deep fails with its line number") {
