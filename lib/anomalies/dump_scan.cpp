@@ -103,6 +103,7 @@ Result<DumpAnomalies> scan_dump(const ScanDumpOptions& o) {
   const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
   if (o.tensors && !fs::is_directory(tdir, ec)) return io_error(fmt::format("'{}': not a directory", tdir.string()));
   if (o.use_tensors && fs::is_directory(tdir, ec)) so.tensor_dir = tdir.string();
+  if (o.tensors) so.tensor_dir_beneath = OpenBeneath::tensor_dir;
   out.from_tensor_files = so.tensor_dir.has_value();
 
   std::optional<Error> error;

@@ -50,7 +50,7 @@ class SectionScan {
     note.dtype = stats.dtype;
     note.max_abs = stats.max_abs;
     if (m_options.tensor_dir) {
-      auto counts = count_leaf_file(leaf, *m_options.tensor_dir);
+      auto counts = count_leaf_file(leaf, *m_options.tensor_dir, m_options.tensor_dir_beneath);
       if (!counts) {
         m_out.error = counts.error().with_context(fmt::format("entry \"{}\"", m_out.name));
         return;

@@ -55,6 +55,7 @@ struct EntryScan {
 
 struct ScanOptions {
   std::optional<std::string> tensor_dir;  // judge tensor leaves from their files
+  OpenBeneath tensor_dir_beneath = OpenBeneath::dump_dir;  // what tensor files are opened beneath
   double overflow_fraction = 1.0;         // of the dtype's limit, for overflow risks
 };
 

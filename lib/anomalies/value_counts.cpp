@@ -78,11 +78,16 @@ std::string describe_counts(const ValueCounts& c) {
   return s;
 }
 
-Result<std::optional<ValueCounts>> count_leaf_file(const pyjson::Value& leaf, const std::string& tensor_dir) {
+Result<std::optional<ValueCounts>> count_leaf_file(const pyjson::Value& leaf, const std::string& tensor_dir,
+                                                   OpenBeneath beneath) {
   convert::TensorSource src;
   auto located = convert::locate_tensor_source(leaf, convert::InputKind::msprobe_dump, tensor_dir, src);
   if (!located) return located.error();
   if (!*located) return std::optional<ValueCounts>{};
+  if (beneath == OpenBeneath::tensor_dir) {
+    src.base = tensor_dir;
+    src.name = leaf.find("data_name")->as_string();  // a plain file name: locate_tensor_source checked it
+  }
   const pyjson::Value* dt = leaf.find("dtype");
   const auto dtype = dt != nullptr && dt->is_string() ? dtype_from_any_name(dt->as_string()) : std::nullopt;
   tensor::Shape shape;

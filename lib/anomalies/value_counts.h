@@ -30,9 +30,14 @@ ValueCounts count_values(const tensor::TensorView& view);
 // "3 of 12 values -Inf, 1 NaN": the most frequent kind first, then the others; "" when finite.
 std::string describe_counts(const ValueCounts& c);
 
-// The counts of a tensor leaf's file: `leaf`'s data_name inside `tensor_dir` (which must stay
-// inside the dump's directory, as convert requires). nullopt when the leaf names no file; an
-// error naming the file when it is missing, unreadable or disagrees with the leaf.
-Result<std::optional<ValueCounts>> count_leaf_file(const pyjson::Value& leaf, const std::string& tensor_dir);
+// Which directory a tensor file is opened beneath (no link followed below it), as verify does:
+// the dump's own directory for its dump_tensor_data/, the directory itself for one the user named.
+enum class OpenBeneath { dump_dir, tensor_dir };
+
+// The counts of a tensor leaf's file: `leaf`'s data_name inside `tensor_dir`. nullopt when the
+// leaf names no file; an error naming the file when it is missing, unreadable, reached through a
+// link or disagrees with the leaf.
+Result<std::optional<ValueCounts>> count_leaf_file(const pyjson::Value& leaf, const std::string& tensor_dir,
+                                                   OpenBeneath beneath = OpenBeneath::dump_dir);
 
 }  // namespace msdump::anomalies

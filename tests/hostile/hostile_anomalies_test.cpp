@@ -1,6 +1,7 @@
 // Hostile inputs to anomalies: a tensor file (or dump_tensor_data/ itself) that is a symbolic
 // link is refused wherever it points, naming the file and the link, as in convert and verify:
-// the counts come from files opened beneath the dump's directory without following links.
+// the counts come from files opened beneath the dump's directory (or beneath the directory given
+// with --tensors, as verify does) without following links.
 
 #include <doctest/doctest.h>
 
@@ -33,9 +34,10 @@ struct Rank {
     REQUIRE(npy);
     std::ofstream(real, std::ios::binary) << *npy;
   }
-  std::string error_of(const fs::path& tensor_dir) const {
+  std::string error_of(const fs::path& tensor_dir,
+                       anomalies::OpenBeneath beneath = anomalies::OpenBeneath::dump_dir) const {
     auto leaf = *pyjson::parse_json(R"({"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "data_name": "x.npy"})");
-    auto r = anomalies::count_leaf_file(leaf, tensor_dir.string());
+    auto r = anomalies::count_leaf_file(leaf, tensor_dir.string(), beneath);
     return r ? "ok" : r.error().message;
   }
   std::string why() const {
@@ -62,5 +64,19 @@ TEST_SUITE("msdump::hostile") {
     fs::copy_file(r.real, r.tmp / "elsewhere" / "x.npy");
     fs::create_directory_symlink(r.tmp / "elsewhere", r.tensors);
     CHECK(r.error_of(r.tensors) == "'" + (r.tensors / "x.npy").string() + "': '" + r.tensors.string() + r.why());
+  }
+
+  TEST_CASE("anomalies --tensors DIR: DIR itself may be a link (the user named it), a link inside it may not") {
+    Rank r;
+    fs::create_directories(r.tmp / "elsewhere");
+    fs::copy_file(r.real, r.tmp / "elsewhere" / "x.npy");
+    const fs::path given = r.tmp / "given";
+    fs::create_directory_symlink(r.tmp / "elsewhere", given);
+    CHECK(r.error_of(given, anomalies::OpenBeneath::tensor_dir) == "ok");
+    fs::remove(r.tmp / "elsewhere" / "x.npy");
+    fs::create_symlink(r.real, r.tmp / "elsewhere" / "x.npy");
+    const std::string err = r.error_of(given, anomalies::OpenBeneath::tensor_dir);
+    CHECK(err.find("is a symbolic link") != std::string::npos);
+    CHECK(err.find((given / "x.npy").string()) != std::string::npos);
   }
 }
