@@ -4,7 +4,9 @@
 // it, and replicated to about MB megabytes; then each engine validates every entry against
 // "#/definitions/entry". Reported: MB/s of JSON text for parse only, validation only (parse
 // excluded) and parse + validation, in thread CPU time (the machines are shared).
-// The reference engine (valijson) is far slower: it runs on a tenth of the entries, scaled.
+// The reference engine (valijson) is far slower: it runs on a tenth of the entries, scaled. It
+// is test-only (tests/schema/reference/): built with it only when valijson is installed
+// (MSDUMP_REFERENCE_VALIDATOR); otherwise only the compiled engine runs.
 // Usage: msdump_bench_schema [MB] [SAMPLES_DIR] [compiled]   (compiled: skip valijson)
 
 #include <time.h>
@@ -21,6 +23,9 @@
 #include "pyjson/json_writer.h"
 #include "schema/schema_choice.h"
 #include "schema/schema_validator.h"
+#ifdef MSDUMP_HAVE_REFERENCE_VALIDATOR
+#include "reference_validator.h"
+#endif
 
 using namespace msdump;
 using namespace msdump::schema;
@@ -70,6 +75,37 @@ std::vector<EntryText> sample_entries(const fs::path& root) {
   return out;
 }
 
+struct Samples {
+  std::vector<const EntryText*> entries;  // the unique entries replicated to about MB megabytes
+  std::vector<pyjson::Value> parsed;      // entries[i] parsed
+  double mb = 0;                          // JSON text of all entries
+  double parse_s = 0;                     // thread CPU time parsing all entries
+};
+
+// Validates the first `count` entries with `Validator` (SchemaValidator or ReferenceValidator)
+// and prints its throughput as `engine`; returns 1 when a valid entry is reported invalid.
+template <class Validator>
+int run_engine(const char* engine, const Samples& s, std::size_t count) {
+  auto current = Validator::create("dump-pytorch-current", k_entry_pointer);
+  auto legacy = Validator::create("dump-pytorch-legacy", k_entry_pointer);
+  if (!current || !legacy) die("cannot build the entry validators");
+  double part_mb = 0;
+  std::vector<Violation> out;
+  const double t0 = thread_cpu_seconds();
+  for (std::size_t i = 0; i < count; ++i) {
+    const Validator& v = s.entries[i]->legacy ? *legacy : *current;
+    v.validate_into(s.parsed[i], "/data", out);
+    part_mb += static_cast<double>(s.entries[i]->text.size()) / 1e6;
+  }
+  const double validate_s = thread_cpu_seconds() - t0;
+  const double parse_part_s = s.parse_s * part_mb / s.mb;
+  std::printf("%s: %.1f MB in %zu entries; parse %.1f MB/s; validate %.1f MB/s; parse+validate %.1f MB/s\n", engine,
+              part_mb, count, part_mb / parse_part_s, part_mb / validate_s, part_mb / (parse_part_s + validate_s));
+  if (out.empty()) return 0;
+  std::fprintf(stderr, "msdump_bench_schema: %zu violations on valid entries\n", out.size());
+  return 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -77,46 +113,26 @@ int main(int argc, char** argv) {
   const fs::path root = argc > 2 ? fs::path(argv[2]) : fs::path(MSDUMP_SOURCE_DIR) / "testdata" / "msprobe";
   const bool compiled_only = argc > 3 && std::string(argv[3]) == "compiled";
   const std::vector<EntryText> unique = sample_entries(root);
-  std::vector<const EntryText*> entries;
+  Samples s;
   std::size_t bytes = 0;
   while (static_cast<double>(bytes) < target_mb * 1e6) {
     for (const EntryText& e : unique) {
-      entries.push_back(&e);
+      s.entries.push_back(&e);
       bytes += e.text.size();
     }
   }
-  const double mb = static_cast<double>(bytes) / 1e6;
+  s.mb = static_cast<double>(bytes) / 1e6;
 
-  double t0 = thread_cpu_seconds();
-  std::vector<pyjson::Value> parsed;
-  parsed.reserve(entries.size());
-  for (const EntryText* e : entries) parsed.push_back(std::move(*pyjson::parse_json(e->text)));
-  const double parse_s = thread_cpu_seconds() - t0;
+  const double t0 = thread_cpu_seconds();
+  s.parsed.reserve(s.entries.size());
+  for (const EntryText* e : s.entries) s.parsed.push_back(std::move(*pyjson::parse_json(e->text)));
+  s.parse_s = thread_cpu_seconds() - t0;
 
-  int status = 0;
-  for (const SchemaEngine engine : {SchemaEngine::compiled, SchemaEngine::reference}) {
-    if (engine == SchemaEngine::reference && compiled_only) break;
-    auto current = SchemaValidator::create("dump-pytorch-current", k_entry_pointer, engine);
-    auto legacy = SchemaValidator::create("dump-pytorch-legacy", k_entry_pointer, engine);
-    if (!current || !legacy) die("cannot build the entry validators");
-    const std::size_t count = engine == SchemaEngine::compiled ? parsed.size() : parsed.size() / 10;
-    double part_mb = 0;
-    std::vector<Violation> out;
-    t0 = thread_cpu_seconds();
-    for (std::size_t i = 0; i < count; ++i) {
-      const SchemaValidator& v = entries[i]->legacy ? *legacy : *current;
-      v.validate_into(parsed[i], "/data", out);
-      part_mb += static_cast<double>(entries[i]->text.size()) / 1e6;
-    }
-    const double validate_s = thread_cpu_seconds() - t0;
-    const double parse_part_s = parse_s * part_mb / mb;
-    std::printf("%s: %.1f MB in %zu entries; parse %.1f MB/s; validate %.1f MB/s; parse+validate %.1f MB/s\n",
-                engine == SchemaEngine::compiled ? "compiled" : "valijson", part_mb, count, part_mb / parse_part_s,
-                part_mb / validate_s, part_mb / (parse_part_s + validate_s));
-    if (!out.empty()) {
-      std::fprintf(stderr, "msdump_bench_schema: %zu violations on valid entries\n", out.size());
-      status = 1;
-    }
-  }
+  int status = run_engine<SchemaValidator>("compiled", s, s.parsed.size());
+#ifdef MSDUMP_HAVE_REFERENCE_VALIDATOR
+  if (!compiled_only) status |= run_engine<ReferenceValidator>("valijson", s, s.parsed.size() / 10);
+#else
+  (void)compiled_only;
+#endif
   return status;
 }

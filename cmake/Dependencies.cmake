@@ -10,3 +10,24 @@ find_package(xsimd CONFIG REQUIRED)
 find_package(fmt CONFIG REQUIRED)
 find_package(spdlog CONFIG REQUIRED)
 find_package(doctest CONFIG REQUIRED)
+# valijson is test-only: the reference JSON Schema validator the compiled one is tested against
+# (tests/schema/reference/, the differential tests and bench_schema's valijson run). AUTO builds
+# it when valijson is installed (scripts/install-deps.sh --with-reference), ON requires valijson,
+# OFF never builds it. msdump itself never links valijson.
+set(MSDUMP_REFERENCE_VALIDATOR AUTO CACHE STRING
+    "Build the valijson reference validator and the differential schema tests: AUTO, ON or OFF")
+set_property(CACHE MSDUMP_REFERENCE_VALIDATOR PROPERTY STRINGS AUTO ON OFF)
+if(MSDUMP_REFERENCE_VALIDATOR STREQUAL "ON")
+  find_package(valijson CONFIG REQUIRED)
+elseif(MSDUMP_REFERENCE_VALIDATOR STREQUAL "AUTO")
+  find_package(valijson CONFIG QUIET)
+elseif(NOT MSDUMP_REFERENCE_VALIDATOR STREQUAL "OFF")
+  message(FATAL_ERROR "MSDUMP_REFERENCE_VALIDATOR must be AUTO, ON or OFF, not '${MSDUMP_REFERENCE_VALIDATOR}'")
+endif()
+if(TARGET valijson AND NOT MSDUMP_REFERENCE_VALIDATOR STREQUAL "OFF")
+  set(MSDUMP_HAVE_REFERENCE_VALIDATOR ON)
+  message(STATUS "valijson reference validator: built (differential schema tests included)")
+else()
+  set(MSDUMP_HAVE_REFERENCE_VALIDATOR OFF)
+  message(STATUS "valijson reference validator: not built (MSDUMP_REFERENCE_VALIDATOR=${MSDUMP_REFERENCE_VALIDATOR})")
+endif()

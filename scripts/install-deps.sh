@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs everything msdump needs to build and test, from Debian packages. Idempotent: packages
+# Installs what msdump needs to build and test, from Debian packages. Idempotent: packages
 # already present are left alone, so a second run costs one dpkg query.
+#   --with-reference  also valijson, the test-only reference JSON Schema validator the compiled
+#                     one is tested against (tests/schema/reference/; its Debian package pulls in
+#                     Qt 5 and Poco); scripts/test.sh installs it so CI runs the differential tests
 #   --with-torch      also the fixture generator's python3-torch + python3-numpy (testdata/gen/)
 #   --with-scheduler  also munge, Slurm (slurmctld, slurmd, slurm-client), GNU parallel and
 #                     python3-yaml, for the tests of the README's sharding examples (tests/scheduler/)
@@ -8,10 +11,10 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
           libcli11-dev libxsimd-dev xtl-dev libspdlog-dev libfmt-dev doctest-dev
-          libvalijson-dev
           python3 python3-numpy)
 for arg in "$@"; do
   case "$arg" in
+    --with-reference) packages+=(libvalijson-dev) ;;
     --with-torch) packages+=(python3-torch) ;;
     --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --with-bench) packages+=(hyperfine python3-numpy) ;;

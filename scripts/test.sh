@@ -8,7 +8,7 @@
 # 60) from its committed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --with-fuzz --with-torch --with-scheduler
+scripts/install-deps.sh --with-fuzz --with-torch --with-scheduler --with-reference
 BUILD_DIR=build scripts/build.sh -DMSDUMP_WERROR=ON
 (cd build && ctest --output-on-failure)
 BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo scripts/build.sh -DMSDUMP_SANITIZE=ON -DMSDUMP_BENCH=OFF

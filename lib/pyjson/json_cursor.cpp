@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "pyjson/container_skip.h"
 #include "pyjson/utf8.h"
@@ -477,11 +479,101 @@ inline const char* JsonCursor::scan_digits(const char* p, std::uint64_t& mantiss
   return p;
 }
 
+namespace {
+
+// A number as scanned: [start, end) its text with the sign, [int_begin, int_end) its integer
+// digits. The digits (all of them, up to 19, fit in a uint64) are accumulated in `mantissa`
+// while scanning, `ndigits` of them; `exp10` is the decimal exponent that applies to the
+// mantissa, `exp_small` false when the written exponent has more than five digits.
+struct ScannedNumber {
+  const char* start = nullptr;
+  const char* int_begin = nullptr;
+  const char* int_end = nullptr;
+  const char* end = nullptr;
+  bool negative = false;
+  bool is_float = false;
+  std::uint64_t mantissa = 0;
+  int ndigits = 0;
+  int exp10 = 0;
+  bool exp_small = true;
+};
+
+// An integer: from the mantissa up to 18 digits, else from the text: an int64 or, beyond it,
+// a big integer kept as its text.
+Value integer_value(const ScannedNumber& n) {
+  if (n.ndigits <= 18) {
+    const auto v = static_cast<std::int64_t>(n.mantissa);
+    return Value::integer(n.negative ? -v : v);
+  }
+  std::int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(n.start, n.int_end, v);
+  if (ec == std::errc{} && ptr == n.int_end) return Value::integer(v);
+  return Value::big_integer(std::string(n.start, n.int_end));
+}
+
+// Python's float() gives +-inf on overflow and +-0.0 on underflow. Decides which by the decimal
+// exponent of the first significant digit.
+double out_of_range_float(const ScannedNumber& n) {
+  long exp_part = 0;
+  const char* q = n.int_begin;
+  bool seen_nonzero = false;
+  long first_digit_exp = 0;
+  long pos_exp = static_cast<long>(n.int_end - n.int_begin) - 1;
+  for (; q != n.end && *q != 'e' && *q != 'E'; ++q) {
+    if (*q == '.') continue;
+    if (*q != '0' && !seen_nonzero) {
+      seen_nonzero = true;
+      first_digit_exp = pos_exp;
+    }
+    --pos_exp;
+  }
+  if (q != n.end) {
+    const char* e = q + 1;
+    if (*e == '+') ++e;
+    long parsed = 0;
+    if (std::from_chars(e, n.end, parsed).ec != std::errc{}) parsed = *e == '-' ? -100000 : 100000;
+    exp_part = parsed;
+  }
+  const bool overflow = seen_nonzero && first_digit_exp + exp_part > 0;
+  const double d = overflow ? std::numeric_limits<double>::infinity() : 0.0;
+  return n.negative ? -d : d;
+}
+
+// The double Python's float() gives for a number with a fraction or an exponent; nullopt when
+// the text is not one.
+std::optional<double> float_value(const ScannedNumber& n) {
+  // Clinger's fast path: an integer mantissa below 2^53 and a power of ten below 10^23 are both
+  // exact doubles, so one IEEE multiplication or division rounds correctly, exactly as a full
+  // decimal conversion would.
+  static constexpr double k_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (n.ndigits <= 19 && n.exp_small && n.mantissa <= (std::uint64_t{1} << 53) && n.exp10 >= -22 && n.exp10 <= 22) {
+    double d = static_cast<double>(n.mantissa);
+    d = n.exp10 < 0 ? d / k_pow10[-n.exp10] : d * k_pow10[n.exp10];
+    return n.negative ? -d : d;
+  }
+  if (n.exp_small && n.exp10 < 0 && n.exp10 >= -19) {
+    // Up to 19 significant digits (leading zeros do not count: the mantissa did not wrap).
+    int significant = n.ndigits;
+    for (const char* z = n.int_begin; z != n.end && (*z == '0' || *z == '.'); ++z) significant -= *z == '0';
+    double d = 0;
+    if (significant <= 19 && divide_by_power_of_ten(n.mantissa, -n.exp10, d)) return n.negative ? -d : d;
+  }
+  double d = 0;
+  const auto [ptr, ec] = std::from_chars(n.start, n.end, d);
+  if (ec == std::errc::result_out_of_range) return out_of_range_float(n);
+  if (ec != std::errc{} || ptr != n.end) return std::nullopt;
+  return d;
+}
+
+}  // namespace
+
 bool JsonCursor::parse_number(Value& out) {
-  const char* const start = m_p;
+  ScannedNumber n;
+  n.start = m_p;
   const char* p = m_p;
-  const bool negative = *p == '-';
-  if (negative) {
+  n.negative = *p == '-';
+  if (n.negative) {
     ++p;
     if (p != m_end && *p == 'I') {
       m_p = p;
@@ -491,32 +583,25 @@ bool JsonCursor::parse_number(Value& out) {
     }
   }
   if (p == m_end) return fail_at(p, "unexpected end of input in a number", true);
-  // The digits are accumulated while scanning (all of them, up to 19, fit in a uint64): they
-  // give integers directly and most floats through the exact fast path below.
-  std::uint64_t mantissa = 0;
-  int ndigits = 0;
-  const char* const int_begin = p;
+  n.int_begin = p;
   if (*p == '0') {
     ++p;
-    ndigits = 1;
+    n.ndigits = 1;
   } else if (is_digit(*p)) {
-    p = scan_digits(p, mantissa, ndigits);
+    p = scan_digits(p, n.mantissa, n.ndigits);
   } else {
     return fail_at(p, "expected a digit after '-', found " + describe_found(p));
   }
-  const char* const int_end = p;
-  bool is_float = false;
-  int exp10 = 0;
+  n.int_end = p;
   if (p != m_end && *p == '.') {
     ++p;
     if (p == m_end) return fail_at(p, "unexpected end of input in a number", true);
     if (!is_digit(*p)) return fail_at(p, "expected a digit after the decimal point, found " + describe_found(p));
     const char* const frac_begin = p;
-    p = scan_digits(p, mantissa, ndigits);
-    exp10 = -static_cast<int>(std::min<std::ptrdiff_t>(p - frac_begin, 100000));
-    is_float = true;
+    p = scan_digits(p, n.mantissa, n.ndigits);
+    n.exp10 = -static_cast<int>(std::min<std::ptrdiff_t>(p - frac_begin, 100000));
+    n.is_float = true;
   }
-  bool exp_small = true;
   if (p != m_end && (*p == 'e' || *p == 'E')) {
     ++p;
     const bool exp_negative = p != m_end && *p == '-';
@@ -528,81 +613,21 @@ bool JsonCursor::parse_number(Value& out) {
       if (e < 100000) {
         e = e * 10 + (*p - '0');
       } else {
-        exp_small = false;
+        n.exp_small = false;
       }
     }
-    exp10 += exp_negative ? -e : e;
-    is_float = true;
+    n.exp10 += exp_negative ? -e : e;
+    n.is_float = true;
   }
   m_p = p;
-  if (!is_float) {
-    if (ndigits <= 18) {
-      const auto v = static_cast<std::int64_t>(mantissa);
-      out = Value::integer(negative ? -v : v);
-      return true;
-    }
-    std::int64_t v = 0;
-    const auto [ptr, ec] = std::from_chars(start, int_end, v);
-    if (ec == std::errc{} && ptr == int_end) {
-      out = Value::integer(v);
-    } else {
-      out = Value::big_integer(std::string(start, int_end));
-    }
+  n.end = p;
+  if (!n.is_float) {
+    out = integer_value(n);
     return true;
   }
-  // Clinger's fast path: an integer mantissa below 2^53 and a power of ten below 10^23 are both
-  // exact doubles, so one IEEE multiplication or division rounds correctly, exactly as a full
-  // decimal conversion would.
-  static constexpr double k_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  if (ndigits <= 19 && exp_small && mantissa <= (std::uint64_t{1} << 53) && exp10 >= -22 && exp10 <= 22) {
-    double d = static_cast<double>(mantissa);
-    d = exp10 < 0 ? d / k_pow10[-exp10] : d * k_pow10[exp10];
-    out = Value::floating(negative ? -d : d);
-    return true;
-  }
-  if (exp_small && exp10 < 0 && exp10 >= -19) {
-    // Up to 19 significant digits (leading zeros do not count: the mantissa did not wrap).
-    int significant = ndigits;
-    for (const char* z = int_begin; z != p && (*z == '0' || *z == '.'); ++z) significant -= *z == '0';
-    double d = 0;
-    if (significant <= 19 && divide_by_power_of_ten(mantissa, -exp10, d)) {
-      out = Value::floating(negative ? -d : d);
-      return true;
-    }
-  }
-  double d = 0;
-  const auto [ptr, ec] = std::from_chars(start, p, d);
-  if (ec == std::errc::result_out_of_range) {
-    // Python's float() gives +-inf on overflow and +-0.0 on underflow. Decide which by the
-    // decimal exponent of the first significant digit.
-    long exp_part = 0;
-    const char* q = int_begin;
-    bool seen_nonzero = false;
-    long first_digit_exp = 0;
-    long pos_exp = static_cast<long>(int_end - int_begin) - 1;
-    for (; q != p && *q != 'e' && *q != 'E'; ++q) {
-      if (*q == '.') continue;
-      if (*q != '0' && !seen_nonzero) {
-        seen_nonzero = true;
-        first_digit_exp = pos_exp;
-      }
-      --pos_exp;
-    }
-    if (q != p) {
-      const char* e = q + 1;
-      if (*e == '+') ++e;
-      long parsed = 0;
-      if (std::from_chars(e, p, parsed).ec != std::errc{}) parsed = *e == '-' ? -100000 : 100000;
-      exp_part = parsed;
-    }
-    const bool overflow = seen_nonzero && first_digit_exp + exp_part > 0;
-    d = overflow ? std::numeric_limits<double>::infinity() : 0.0;
-    if (negative) d = -d;
-  } else if (ec != std::errc{} || ptr != p) {
-    return fail_at(start, "invalid number '" + std::string(start, p) + "'");
-  }
-  out = Value::floating(d);
+  const std::optional<double> d = float_value(n);
+  if (!d) return fail_at(n.start, "invalid number '" + std::string(n.start, n.end) + "'");
+  out = Value::floating(*d);
   return true;
 }
 

@@ -2,8 +2,8 @@
 // CompiledSchema: a JSON Schema (draft 7) document turned once into a graph of SchemaNodes, so
 // validating a value is a walk over that value with every rule pre-parsed: type bitmasks,
 // string enums in hash sets, patterns as DFAs (schema_regex.h), $ref resolved to node
-// pointers. It is msdump's fast validator; valijson (reference_validator.h) is the reference it
-// is tested against (tests/schema/engines_agree_test.cpp).
+// pointers. It is msdump's fast validator; valijson (tests/schema/reference/, test-only) is the
+// reference it is tested against (tests/schema/reference/engines_agree_test.cpp).
 //
 // Supported keywords: $ref (local "#/..." references), type, enum, const, minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum, minLength, maxLength, pattern, items (schema or array),

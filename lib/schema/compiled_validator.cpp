@@ -380,47 +380,58 @@ class Walker {
     return ok;
   }
 
-  bool check_object(const SchemaNode& n, const pyjson::Value& v) {
-    const pyjson::Object& members = v.as_object();
+  // Which of n.names each member of an object is, looked up once (small objects and schemas;
+  // otherwise `indexed` is false and names are looked up as they are needed).
+  struct MemberIndex {
+    static constexpr std::size_t k_max = 64;
+    bool indexed = false;
+    std::uint64_t present = 0;  // bit k: n.names[k] is a member
+    std::int8_t index[k_max];   // member i is n.names[index[i]], or -1
+  };
+
+  static void index_members(const SchemaNode& n, const pyjson::Object& members, MemberIndex& ix) {
+    ix.indexed = !n.names.empty() && n.names.size() <= MemberIndex::k_max && members.size() <= MemberIndex::k_max;
+    if (!ix.indexed) return;
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      const int k = name_index(n, members[i].key);
+      ix.index[i] = static_cast<std::int8_t>(k);
+      if (k >= 0) ix.present |= std::uint64_t{1} << k;
+    }
+  }
+
+  // minProperties / maxProperties.
+  bool check_property_count(const SchemaNode& n, std::size_t size) {
     bool ok = true;
-    if (members.size() < n.min_properties) {
+    if (size < n.min_properties) {
       ok = false;
-      if constexpr (!Fast) report(n, "minProperties", "expected at least " + plural(n.min_properties, "property") + ", got " + std::to_string(members.size()));
+      if constexpr (!Fast) report(n, "minProperties", "expected at least " + plural(n.min_properties, "property") + ", got " + std::to_string(size));
     }
-    if (members.size() > n.max_properties) {
+    if (size > n.max_properties) {
       ok = false;
-      if constexpr (!Fast) report(n, "maxProperties", "expected at most " + plural(n.max_properties, "property") + ", got " + std::to_string(members.size()));
+      if constexpr (!Fast) report(n, "maxProperties", "expected at most " + plural(n.max_properties, "property") + ", got " + std::to_string(size));
     }
-    if (!ok && fast()) return false;
-    // Map every member to its index in n.names once (small objects and schemas; others look
-    // names up as they go).
-    constexpr std::size_t k_max = 64;
-    const bool indexed = !n.names.empty() && n.names.size() <= k_max && members.size() <= k_max;
-    std::uint64_t present = 0;
-    std::int8_t index[k_max];
-    if (indexed) {
-      for (std::size_t i = 0; i < members.size(); ++i) {
-        const int k = name_index(n, members[i].key);
-        index[i] = static_cast<std::int8_t>(k);
-        if (k >= 0) present |= std::uint64_t{1} << k;
-      }
-    }
+    return ok;
+  }
+
+  // required, and the property lists of dependencies. With masks, the loops run only to report
+  // what the bit tests found broken.
+  bool check_required(const SchemaNode& n, const pyjson::Value& v, const MemberIndex& ix) {
     auto has = [&](int name, const std::string& key) {
-      return indexed ? (present >> name) & 1u : v.find(key) != nullptr;
+      return ix.indexed ? (ix.present >> name) & 1u : v.find(key) != nullptr;
     };
-    // With masks, the loops below run only to report what the bit tests found broken.
-    bool check_required = !indexed || !n.masks || (present & n.required_mask) != n.required_mask;
-    if (indexed && n.masks && !check_required) {
-      for (const auto& [bit, needs] : n.dependency_masks) check_required = check_required || ((present & bit) != 0 && (present & needs) != needs);
+    bool ok = true;
+    bool check = !ix.indexed || !n.masks || (ix.present & n.required_mask) != n.required_mask;
+    if (ix.indexed && n.masks && !check) {
+      for (const auto& [bit, needs] : n.dependency_masks) check = check || ((ix.present & bit) != 0 && (ix.present & needs) != needs);
     }
-    for (std::size_t r = 0; check_required && r < n.required.size(); ++r) {
+    for (std::size_t r = 0; check && r < n.required.size(); ++r) {
       if (!has(n.required_index[r], n.required[r])) {
         ok = false;
         if (fast()) return false;
         if constexpr (!Fast) report(n, "required", "missing required property \"" + n.required[r] + "\"");
       }
     }
-    for (std::size_t d = 0; check_required && d < n.dependencies.size(); ++d) {
+    for (std::size_t d = 0; check && d < n.dependencies.size(); ++d) {
       const auto& [name, needs] = n.dependencies[d];
       if (!has(n.dependency_index[d].first, name)) continue;
       for (std::size_t j = 0; j < needs.size(); ++j) {
@@ -431,21 +442,17 @@ class Walker {
         }
       }
     }
-    for (const auto& [name, schema] : n.schema_dependencies) {
-      if (v.find(name) != nullptr && !check(*schema, v)) {
-        ok = false;
-        if (fast()) return false;
-      }
-    }
-    const bool any_member_rule = !n.properties.empty() || !n.pattern_properties.empty() ||
-                                 n.additional_properties != nullptr || n.additional_forbidden ||
-                                 n.property_names != nullptr;
-    if (!any_member_rule) return ok;
+    return ok;
+  }
+
+  // Each member against properties / patternProperties / additionalProperties / propertyNames.
+  bool check_members(const SchemaNode& n, const pyjson::Object& members, const MemberIndex& ix) {
+    bool ok = true;
     for (std::size_t i = 0; i < members.size(); ++i) {
       const pyjson::Member& m = members[i];
       int property = -1;
-      if (indexed) {
-        property = index[i] >= 0 && static_cast<std::size_t>(index[i]) < n.properties.size() ? index[i] : -1;
+      if (ix.indexed) {
+        property = ix.index[i] >= 0 && static_cast<std::size_t>(ix.index[i]) < n.properties.size() ? ix.index[i] : -1;
       } else {
         const int k = name_index(n, m.key);
         property = k >= 0 && static_cast<std::size_t>(k) < n.properties.size() ? k : -1;
@@ -459,6 +466,29 @@ class Walker {
       }
     }
     return ok;
+  }
+
+  bool check_object(const SchemaNode& n, const pyjson::Value& v) {
+    const pyjson::Object& members = v.as_object();
+    bool ok = check_property_count(n, members.size());
+    if (!ok && fast()) return false;
+    MemberIndex ix;
+    index_members(n, members, ix);
+    if (!check_required(n, v, ix)) {
+      ok = false;
+      if (fast()) return false;
+    }
+    for (const auto& [name, schema] : n.schema_dependencies) {
+      if (v.find(name) != nullptr && !check(*schema, v)) {
+        ok = false;
+        if (fast()) return false;
+      }
+    }
+    const bool any_member_rule = !n.properties.empty() || !n.pattern_properties.empty() ||
+                                 n.additional_properties != nullptr || n.additional_forbidden ||
+                                 n.property_names != nullptr;
+    if (!any_member_rule) return ok;
+    return check_members(n, members, ix) && ok;
   }
 
   // `property`: index of m.key in n.properties, or -1.

@@ -14,9 +14,8 @@
 //   one.add(std::move(event.key), std::move(event.value));
 //   auto violations = entry->validate(one, "/data");   // "/data/<name>/input_args/0/shape/1"
 //
-// Two engines apply the same schema documents: `compiled` (compiled_schema.h, the default,
-// hundreds of MB/s) and `reference` (valijson, reference_validator.h, slow, for tests). Both
-// agree on validity; the compiled engine's messages and schema pointers are more precise.
+// The validator is the compiled engine (compiled_schema.h, hundreds of MB/s). The tests check it
+// against an independent implementation, valijson (tests/schema/reference/, test-only).
 
 #include <memory>
 #include <string>
@@ -29,8 +28,6 @@
 
 namespace msdump::schema {
 
-enum class SchemaEngine { compiled, reference };
-
 class SchemaValidator {
  public:
   // Compiles the embedded schema `name` ("dump-pytorch-current", "stack", ...), or its
@@ -38,14 +35,12 @@ class SchemaValidator {
   // a leading "#" is accepted). Fails (ErrorCode::invalid_input) on an unknown name
   // ("unknown schema 'dump-tensorflow' (known: construct, dump-mindspore, ...)") or pointer
   // ("schema 'stack': no sub-schema at '/definitions/nope'").
-  static Result<SchemaValidator> create(std::string_view name, std::string_view sub_pointer = "",
-                                        SchemaEngine engine = SchemaEngine::compiled);
+  static Result<SchemaValidator> create(std::string_view name, std::string_view sub_pointer = "");
 
   // Compiles a schema given as text (tests, user-supplied schemas); `name` is used in errors.
   // Fails on JSON syntax errors ("schema 'x': line 1, column 2: ...") and as create().
   static Result<SchemaValidator> from_text(std::string_view name, std::string_view schema_text,
-                                           std::string_view sub_pointer = "",
-                                           SchemaEngine engine = SchemaEngine::compiled);
+                                           std::string_view sub_pointer = "");
 
   SchemaValidator(SchemaValidator&&) noexcept;
   SchemaValidator& operator=(SchemaValidator&&) noexcept;
@@ -58,18 +53,16 @@ class SchemaValidator {
   // Appends the violations of `value` to `out` (no allocation when valid); returns validity.
   bool validate_into(const pyjson::Value& value, std::string_view pointer_prefix, std::vector<Violation>& out) const;
 
-  // Whether `value` is valid; stops at the first violation (compiled engine) and builds no
+  // Whether `value` is valid; stops at the first violation and builds no
   // messages, so it is the fastest check.
   bool is_valid(const pyjson::Value& value) const;
 
   const std::string& name() const { return m_name; }
-  SchemaEngine engine() const { return m_engine; }
 
  private:
   struct Impl;
-  SchemaValidator(std::string name, SchemaEngine engine, std::unique_ptr<Impl> impl);
+  SchemaValidator(std::string name, std::unique_ptr<Impl> impl);
   std::string m_name;
-  SchemaEngine m_engine;
   std::unique_ptr<Impl> m_impl;
 };
 

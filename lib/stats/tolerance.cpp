@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <utility>
 
 #include "stats/float_convert.h"
 #include "stats/rounding_bounds.h"
@@ -67,38 +69,26 @@ std::string describe(StatKind kind, double recorded, double expected) {
   return fmt::format("{} {} vs recomputed {}", kind == StatKind::mean ? "Mean" : "Norm", recorded, expected);
 }
 
-}  // namespace
-
-std::string_view to_string(Agreement a) {
-  switch (a) {
-    case Agreement::pass: return "pass";
-    case Agreement::warn: return "warn";
-    case Agreement::fail: return "fail";
-  }
-  return "?";
+// Either value non-finite: the same value passes, as does what an overflowing reduction gives;
+// torch 1.13's float16 statistics on CPU warn; anything else fails.
+StatCheck check_non_finite(StatKind kind, double recorded, double expected, DType stat_dtype, const Moments& m,
+                           const std::string& what) {
+  StatCheck c;
+  const bool same = (std::isnan(expected) && std::isnan(recorded)) || recorded == expected;
+  c.difference = same ? 0.0 : std::numeric_limits<double>::infinity();
+  if (same || overflowed_in_reduction(kind, recorded, expected, stat_dtype, m)) return c;
+  // torch 1.13 CPU float16: mean NaN once n > 65504 (pytorch#91597), norm overflows to inf
+  const bool f16_cpu = stat_dtype == DType::float16 && (std::isnan(recorded) || std::isinf(recorded));
+  c.agreement = f16_cpu ? Agreement::warn : Agreement::fail;
+  c.reason = what + (f16_cpu ? ": a float16 statistic of torch 1.13 on CPU, which cannot be validated"
+                             : ": non-finite values differ");
+  return c;
 }
 
-StatCheck check_statistic(StatKind kind, double recorded, double expected, DType stat_dtype, const Moments& m,
-                          const ToleranceOptions& options) {
+// The PASS and WARN bounds of a finite statistic (docs/format.md §6.7), in a StatCheck that
+// still passes.
+StatCheck bounds_of(StatKind kind, double expected, DType stat_dtype, const Moments& m, const ToleranceOptions& options) {
   StatCheck c;
-  const std::string what = describe(kind, recorded, expected);
-  if (std::isnan(expected) || std::isnan(recorded) || std::isinf(expected) || std::isinf(recorded)) {
-    const bool same = (std::isnan(expected) && std::isnan(recorded)) || recorded == expected;
-    c.difference = same ? 0.0 : std::numeric_limits<double>::infinity();
-    if (same || overflowed_in_reduction(kind, recorded, expected, stat_dtype, m)) return c;
-    // torch 1.13 CPU float16: mean NaN once n > 65504 (pytorch#91597), norm overflows to inf
-    const bool f16_cpu = stat_dtype == DType::float16 && (std::isnan(recorded) || std::isinf(recorded));
-    c.agreement = f16_cpu ? Agreement::warn : Agreement::fail;
-    c.reason = what + (f16_cpu ? ": a float16 statistic of torch 1.13 on CPU, which cannot be validated"
-                               : ": non-finite values differ");
-    return c;
-  }
-  if (!representable_in(recorded, stat_dtype)) {
-    c.agreement = Agreement::fail;
-    c.difference = std::fabs(recorded - expected);
-    c.reason = fmt::format("{}: {} is not a {} value", what, recorded, dtype_name(stat_dtype));
-    return c;
-  }
   const Bounds d = default_bounds(kind, stat_dtype);
   const double ulps = options.ulps.value_or(d.ulps);
   const double rtol = options.rtol.value_or(d.rtol);
@@ -110,7 +100,6 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
   // accumulation dtype's subnormals vanish from a Norm (docs/format.md §6.7).
   const double abs_term = kind == StatKind::mean ? atol_mean_abs * mean_abs + smallest_subnormal(stat_dtype)
                                                  : norm_underflow_slack(m.count, accumulation_dtype(stat_dtype));
-  c.difference = std::fabs(recorded - expected);
   c.pass_bound = ulps * ulp + rtol * std::fabs(expected) + abs_term;
   // WARN band: what CPU-produced dumps reach (docs/format.md §6.7): torch's sequential 8/16-lane
   // norm, and any-order float32 sums of a non-contiguous tensor (gamma(n) of float32).
@@ -131,7 +120,13 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
     const double drift = mean_abs > 0 ? g16 * mean_abs : 0.0;
     c.warn_bound = std::max(c.pass_bound, drift + 2 * ulp + abs_term);
   }
-  if (c.difference <= c.pass_bound) return c;
+  return c;
+}
+
+// A difference beyond the PASS bound: within the WARN band, or one of torch 1.13's float16 /
+// 16-bit norm artefacts on CPU, warns; anything else fails.
+StatCheck beyond_pass(StatCheck c, StatKind kind, double recorded, double expected, DType stat_dtype, const Moments& m,
+                      const std::string& what) {
   if (c.difference <= c.warn_bound) {
     c.agreement = Agreement::warn;
     c.reason = fmt::format("{}: differs by {:.3g}, beyond {:.3g} but within the CPU band {:.3g}", what, c.difference,
@@ -156,6 +151,35 @@ StatCheck check_statistic(StatKind kind, double recorded, double expected, DType
   c.agreement = Agreement::fail;
   c.reason = fmt::format("{}: differs by {:.3g}, allowed {:.3g}", what, c.difference, c.warn_bound);
   return c;
+}
+
+}  // namespace
+
+std::string_view to_string(Agreement a) {
+  switch (a) {
+    case Agreement::pass: return "pass";
+    case Agreement::warn: return "warn";
+    case Agreement::fail: return "fail";
+  }
+  return "?";
+}
+
+StatCheck check_statistic(StatKind kind, double recorded, double expected, DType stat_dtype, const Moments& m,
+                          const ToleranceOptions& options) {
+  const std::string what = describe(kind, recorded, expected);
+  if (std::isnan(expected) || std::isnan(recorded) || std::isinf(expected) || std::isinf(recorded))
+    return check_non_finite(kind, recorded, expected, stat_dtype, m, what);
+  if (!representable_in(recorded, stat_dtype)) {
+    StatCheck c;
+    c.agreement = Agreement::fail;
+    c.difference = std::fabs(recorded - expected);
+    c.reason = fmt::format("{}: {} is not a {} value", what, recorded, dtype_name(stat_dtype));
+    return c;
+  }
+  StatCheck c = bounds_of(kind, expected, stat_dtype, m, options);
+  c.difference = std::fabs(recorded - expected);
+  if (c.difference <= c.pass_bound) return c;
+  return beyond_pass(std::move(c), kind, recorded, expected, stat_dtype, m, what);
 }
 
 StatCheck check_complex_extreme(double recorded, double expected, DType stat_dtype) {

@@ -5,6 +5,7 @@
 #include <bit>
 #include <charconv>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tensor/little_endian.h"
@@ -223,7 +224,14 @@ Result<NpyDescr> parse_npy_descr(std::string_view descr, std::optional<DType> vo
 
 namespace {
 
-Result<TensorInfo> read_npy(const ByteSource& src, std::optional<DType> void_hint) {
+// The header dictionary of a .npy file and where its data starts.
+struct NpyHeader {
+  std::vector<std::pair<std::string, Literal>> dict;
+  std::uint64_t data_offset = 0;
+};
+
+// The preamble (magic, version 1.0 to 3.0, header length) and the header dictionary.
+Result<NpyHeader> read_header(const ByteSource& src) {
   const std::uint64_t size = src.size();
   std::byte pre[12] = {};
   const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(size, sizeof pre));
@@ -250,31 +258,39 @@ Result<TensorInfo> read_npy(const ByteSource& src, std::optional<DType> void_hin
   if (!text) return text.error();
   auto dict = HeaderParser(std::string_view(reinterpret_cast<const char*>(text->data()), text->size())).parse_dict();
   if (!dict) return dict.error();
+  return NpyHeader{std::move(*dict), prefix + header_len};
+}
 
+// The three keys of a .npy header, each present once, of the kind numpy writes.
+struct NpyFields {
   const Literal* descr = nullptr;
   const Literal* fortran = nullptr;
   const Literal* shape = nullptr;
-  for (const auto& [key, value] : *dict) {
-    const Literal** slot = key == "descr" ? &descr : key == "fortran_order" ? &fortran : key == "shape" ? &shape : nullptr;
+};
+
+Result<NpyFields> header_fields(const std::vector<std::pair<std::string, Literal>>& dict) {
+  NpyFields f;
+  for (const auto& [key, value] : dict) {
+    const Literal** slot =
+        key == "descr" ? &f.descr : key == "fortran_order" ? &f.fortran : key == "shape" ? &f.shape : nullptr;
     if (slot == nullptr) return invalid_input(fmt::format(".npy header has an unexpected key '{}'", key));
     if (*slot != nullptr) return invalid_input(fmt::format(".npy header repeats the key '{}'", key));
     *slot = &value;
   }
-  for (auto [p, name] : {std::pair{descr, "descr"}, {fortran, "fortran_order"}, {shape, "shape"}})
+  for (auto [p, name] : {std::pair{f.descr, "descr"}, {f.fortran, "fortran_order"}, {f.shape, "shape"}})
     if (p == nullptr) return invalid_input(fmt::format(".npy header lacks the key '{}'", name));
-  if (descr->kind == Literal::Kind::list)
-    return unsupported(fmt::format("unsupported numpy dtype {} (structured arrays are not tensors)", descr->text));
-  if (descr->kind != Literal::Kind::string) return invalid_input(".npy header 'descr' is not a string");
-  if (fortran->kind != Literal::Kind::boolean) return invalid_input(".npy header 'fortran_order' is not True or False");
-  if (shape->kind != Literal::Kind::tuple) return invalid_input(".npy header 'shape' is not a tuple");
-  auto d = parse_npy_descr(descr->text, void_hint);
-  if (!d) return d.error();
+  if (f.descr->kind == Literal::Kind::list)
+    return unsupported(fmt::format("unsupported numpy dtype {} (structured arrays are not tensors)", f.descr->text));
+  if (f.descr->kind != Literal::Kind::string) return invalid_input(".npy header 'descr' is not a string");
+  if (f.fortran->kind != Literal::Kind::boolean) return invalid_input(".npy header 'fortran_order' is not True or False");
+  if (f.shape->kind != Literal::Kind::tuple) return invalid_input(".npy header 'shape' is not a tuple");
+  return f;
+}
 
-  TensorInfo info;
-  info.format = TensorFormat::npy;
-  info.dtype = d->dtype;
-  info.big_endian = d->big_endian;
-  for (const auto& dim : shape->items) {
+// Sets info.shape, info.strides (column-major for fortran_order) and info.storage_bytes, which
+// must fit in the `available` bytes after the header.
+Result<void> set_layout(TensorInfo& info, const Literal& shape, bool fortran, std::uint64_t available) {
+  for (const auto& dim : shape.items) {
     if (dim.kind != Literal::Kind::integer || dim.integer < 0)
       return invalid_input(".npy header 'shape' must hold non-negative integers");
     info.shape.push_back(dim.integer);
@@ -283,7 +299,7 @@ Result<TensorInfo> read_npy(const ByteSource& src, std::optional<DType> void_hin
   std::uint64_t nbytes = 0;
   if (!numel || __builtin_mul_overflow(static_cast<std::uint64_t>(*numel), itemsize(info.dtype), &nbytes))
     return invalid_input(fmt::format("shape {} has more elements than fit in 64 bits", format_shape(info.shape)));
-  if (fortran->boolean && *numel != 0) {
+  if (fortran && *numel != 0) {
     info.strides.resize(info.shape.size());
     std::int64_t s = 1;
     for (std::size_t k = 0; k < info.shape.size(); ++k) {
@@ -293,11 +309,26 @@ Result<TensorInfo> read_npy(const ByteSource& src, std::optional<DType> void_hin
   } else {
     info.strides = contiguous_strides(info.shape);
   }
-  info.data_offset = prefix + header_len;
   info.storage_bytes = nbytes;
-  if (nbytes > size - info.data_offset)
+  if (nbytes > available)
     return invalid_input(fmt::format("data is shorter than the header says: shape {} {} needs {} bytes, the file has {} after the header",
-                                     format_shape(info.shape), dtype_name(info.dtype), nbytes, size - info.data_offset));
+                                     format_shape(info.shape), dtype_name(info.dtype), nbytes, available));
+  return {};
+}
+
+Result<TensorInfo> read_npy(const ByteSource& src, std::optional<DType> void_hint) {
+  auto header = read_header(src);
+  if (!header) return header.error();
+  auto fields = header_fields(header->dict);
+  if (!fields) return fields.error();
+  auto d = parse_npy_descr(fields->descr->text, void_hint);
+  if (!d) return d.error();
+  TensorInfo info;
+  info.format = TensorFormat::npy;
+  info.dtype = d->dtype;
+  info.big_endian = d->big_endian;
+  info.data_offset = header->data_offset;
+  MSDUMP_TRY(set_layout(info, *fields->shape, fields->fortran->boolean, src.size() - info.data_offset));
   return info;
 }
 

@@ -1,4 +1,4 @@
-#include "schema/reference_validator.h"
+#include "reference_validator.h"
 
 // GCC 12 reports a false -Wrestrict inside valijson's json_pointer.hpp (std::string::replace
 // inlined with impossible sizes); it is about library code, in this file only.
@@ -15,7 +15,10 @@
 #include <exception>
 #include <string>
 
-#include "schema/valijson_pyjson_adapter.h"
+#include "pyjson/json_reader.h"
+#include "schema/embedded_schemas.h"
+#include "schema/schema_validator.h"
+#include "valijson_pyjson_adapter.h"
 
 namespace msdump::schema {
 namespace {
@@ -98,7 +101,20 @@ Result<ReferenceValidator> ReferenceValidator::compile(const pyjson::Value& docu
   return ReferenceValidator(std::move(impl));
 }
 
-bool ReferenceValidator::validate(const pyjson::Value& value, std::string_view prefix, std::vector<Violation>& out) const {
+Result<ReferenceValidator> ReferenceValidator::create(std::string_view name, std::string_view sub_pointer) {
+  auto check = SchemaValidator::create(name, sub_pointer);
+  if (!check) return check.error();
+  const std::string context = "schema '" + std::string(name) + "'";
+  auto document = pyjson::parse_json(*embedded_schema(name));
+  if (!document) return document.error().with_context(context);
+  if (!sub_pointer.empty() && sub_pointer[0] == '#') sub_pointer.remove_prefix(1);
+  auto reference = compile(*document, sub_pointer);
+  if (!reference) return reference.error().with_context(context);
+  return reference;
+}
+
+bool ReferenceValidator::validate_into(const pyjson::Value& value, std::string_view prefix,
+                                       std::vector<Violation>& out) const {
   valijson::Validator validator(valijson::Validator::kStrongTypes);
   valijson::ValidationResults results;
   const PyjsonAdapter target(value);
@@ -113,6 +129,17 @@ bool ReferenceValidator::validate(const pyjson::Value& value, std::string_view p
   if (found.empty()) found.push_back(Violation{std::string(prefix), "", "value does not match the schema"});
   for (Violation& v : found) out.push_back(std::move(v));
   return false;
+}
+
+std::vector<Violation> ReferenceValidator::validate(const pyjson::Value& value, std::string_view prefix) const {
+  std::vector<Violation> out;
+  validate_into(value, prefix, out);
+  return out;
+}
+
+bool ReferenceValidator::is_valid(const pyjson::Value& value) const {
+  std::vector<Violation> ignored;
+  return validate_into(value, "", ignored);
 }
 
 }  // namespace msdump::schema

@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "reference_validator.h"
 #include "schema/schema_choice.h"
 #include "schema/schema_validator.h"
-#include "schema_test_util.h"
+#include "../schema_test_util.h"
 
 using namespace msdump;
 using namespace msdump::schema;
@@ -69,7 +70,7 @@ TEST_SUITE("msdump::schema") {
       if (f.path.filename() != "dump.json") continue;
       CAPTURE(f.path.string());
       auto compiled = SchemaValidator::create(f.schema, k_entry_pointer);
-      auto reference = SchemaValidator::create(f.schema, k_entry_pointer, SchemaEngine::reference);
+      auto reference = ReferenceValidator::create(f.schema, k_entry_pointer);
       REQUIRE(compiled);
       REQUIRE(reference);
       Value doc = parse_file(f.path);

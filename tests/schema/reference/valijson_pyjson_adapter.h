@@ -1,7 +1,7 @@
 #pragma once
 // valijson adapter for pyjson::Value, modelled on valijson's nlohmann_json_adapter.hpp.
-// PRIVATE to lib/schema: only reference_validator.cpp includes it, so valijson never reaches a
-// public header.
+// Private to msdump_reference_validator: only reference_validator.cpp includes it, so valijson
+// never reaches a header the tests include.
 //
 // Python kinds map as msdump's compiled validator sees them (compiled_schema.h): integer
 // tokens are integers, floats (3.0, NaN, Infinity) are doubles and never integers; a big
