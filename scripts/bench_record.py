@@ -15,6 +15,7 @@ writer thread included; on a shared machine the steadiest of the three), overhea
 configuration - none.
 """
 import argparse
+import inspect
 import json
 import os
 import shutil
@@ -29,6 +30,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from msdump_record import Recorder  # noqa: E402
+from msdump_record.state import StepState  # noqa: E402
 from msdump_record.writer import BlobWriter  # noqa: E402
 from msdump_record.values import BufferPool, TensorSink  # noqa: E402
 
@@ -50,26 +52,55 @@ class Model(nn.Module):
         return self.head(x)
 
 
-class StatsSink:
-    """msprobe's per-tensor work: four reductions, each read back with .item()."""
+STACK_FILTER = ("msprobe/core", "msprobe/pytorch", "msprobe/mindspore", "api_dump/api_registry",
+                os.sep + "msdump_record" + os.sep)
 
-    def add(self, t):
-        t = t.detach()
-        if t.numel() == 0:
-            return None
-        f = t if t.is_floating_point() else t.float()
-        return {"Max": f.max().item(), "Min": f.min().item(), "Mean": f.mean().item(), "Norm": f.norm().item()}
+
+def msprobe_call_stack():
+    """msprobe's analyze_api_call_stack, run at every forward-input collection: inspect.stack(),
+    frames without source text or inside the hook layer dropped, one string per frame."""
+    frames = []
+    for _, path, line, func, code, _ in inspect.stack()[2:]:
+        if not code or any(k in path for k in STACK_FILTER):
+            continue
+        frames.append(f"File {path}, line {line}, in {func}, \n {code[0].strip()}")
+    return tuple(frames)
+
+
+class StatsSink:
+    """msprobe's per-tensor work (get_stat_info + _analyze_tensor): the four reductions (any/all
+    for bool, the value itself for 0-dim, in float32 for integer and float64 tensors), each read
+    back with .item(), and the entry dict in msprobe's key order."""
+
+    def leaf(self, t):
+        d = t.detach()
+        if not d.numel():
+            stats = (None,) * 4
+        elif d.dtype is torch.bool:
+            stats = (torch.any(d).item(), torch.all(d).item(), None, None)
+        elif not d.shape:
+            v = d.clone().item()
+            stats = (v,) * 4
+        else:
+            if d.dtype is torch.float64 or not d.is_floating_point():
+                d = d.float()
+            stats = (torch.max(d).item(), torch.min(d).item(), torch.mean(d).item(), torch.norm(d).item())
+        return {"type": "torch.Tensor", "dtype": str(t.dtype), "shape": t.shape, "Max": stats[0],
+                "Min": stats[1], "Mean": stats[2], "Norm": stats[3], "requires_grad": t.requires_grad}
 
 
 class StatsHook(Recorder):
-    """The recorder's hooks, computing statistics in-process instead of copying bytes."""
+    """The recorder's hooks doing msprobe's in-process work instead of copying bytes: statistics
+    per tensor, the call stack per forward-input collection, the construct dict (L0 / mix), and
+    dump.json, stack.json, construct.json written at step()."""
 
     def _open_step(self):
         self.sink = StatsSink()
-        self.data = {}
+        self.data, self.stacks, self.construct = {}, {}, {}
         self.step_dir = os.path.join(self.dir, f"step{self.loop}")
 
     def emit_inputs(self, name, sections):
+        self.stacks.setdefault(msprobe_call_stack(), []).append(name)
         self.emit_data(name, sections)
 
     def emit_data(self, name, sections):
@@ -78,15 +109,26 @@ class StatsHook(Recorder):
         self.data[name] = entry
 
     def update_construct(self, api_name):
-        pass
+        if self.level == "L1":
+            return
+        st = self.state
+        if api_name is not None and self.level == "mix":
+            self.construct[api_name] = st.api_parent
+        for name, parent in st.pending_nodes:
+            self.construct.setdefault(name, parent)
+        st.pending_nodes.clear()
 
     def step(self):
         self.stop()
         if self.sink is not None:
             os.makedirs(self.step_dir, exist_ok=True)
-            with open(os.path.join(self.step_dir, "dump.json"), "w") as f:
-                json.dump({"task": "statistics", "level": self.level, "data": self.data}, f, indent=1)
+            stacks = {str(i): [names, list(frames)] for i, (frames, names) in enumerate(self.stacks.items())}
+            for name, obj in (("dump.json", {"task": "statistics", "level": self.level, "data": self.data}),
+                              ("stack.json", stacks), ("construct.json", self.construct)):
+                with open(os.path.join(self.step_dir, name), "w") as f:
+                    json.dump(obj, f, indent=1, default=list)
             self.sink = None
+        self.state = StepState()
         self.loop += 1
 
 

@@ -63,6 +63,11 @@ class TensorSink:
         self.writer.blob(host, self.pool.put)
         return source
 
+    def leaf(self, t):
+        """A tensor's capture leaf; its bytes queued for the blob file."""
+        return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
+                "requires_grad": t.requires_grad, "source": self.add(t)}
+
 
 def _host_copy(tensor, pool):
     """The tensor's logical contents as a C-contiguous host tensor (None if impossible); large
@@ -81,11 +86,16 @@ def _host_copy(tensor, pool):
     return buf
 
 
+# the tensor methods the writer thread calls, unwrapped (the API wrappers would only pass them on)
+_TensorBase = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase
+_reshape, _numpy = _TensorBase.reshape, _TensorBase.numpy
+
+
 def host_bytes(buf):
-    """A host copy's bytes, for the writer."""
-    if buf.dtype is not torch.uint8:
-        buf = buf.reshape(-1).view(torch.uint8)
-    return memoryview(buf.numpy())
+    """A host copy's bytes, for the writer: a view of its memory, no copy."""
+    if buf.dtype is not torch.uint8 or buf.dim() != 1:
+        buf = _reshape(buf, (-1,)).view(torch.uint8)
+    return memoryview(_numpy(buf))
 
 
 _DTYPE_NAMES = {}
@@ -96,11 +106,6 @@ def _dtype_name(dtype):
     if name is None:
         name = _DTYPE_NAMES[dtype] = str(dtype)
     return name
-
-
-def tensor_leaf(t, sink):
-    return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
-            "requires_grad": t.requires_grad, "source": sink.add(t)}
 
 
 def _device_in_kwargs(v):
@@ -130,7 +135,7 @@ def _ndarray(a):
 
 def _special(v, key, sink):
     if isinstance(v, torch.Tensor):
-        return tensor_leaf(v, sink)
+        return sink.leaf(v)
     if key in ("dtype", "output_dtype"):
         return {"type": "torch.dtype", "value": str(v)}
     if key == "device":
