@@ -6,9 +6,10 @@ never points at bytes that are not there yet. Memory held by queued copies is bo
 `max_bytes`: a producer waits for the writer, nothing is ever dropped.
 
 The hand-over costs the training thread one deque append per item (atomic under the GIL, no
-lock): the byte count has one writer per side (queued by the producer, written by this thread),
-and the condition is taken only to wake this thread for a batch or to wait for room. This
-thread also wakes on its own every FLUSH_SECONDS, so no line waits longer than that.
+lock; a blob's byte count takes a plain lock): the byte counts have one side each (queued by
+the producers, written by this thread), and the condition is taken only to wake this thread
+for a batch or to wait for room. This thread also wakes on its own every FLUSH_SECONDS, so no
+line waits longer than that.
 """
 import collections
 import json
@@ -30,7 +31,8 @@ class BlobWriter:
         self.max_bytes = max_bytes
         self._queue = collections.deque()
         self._cond = threading.Condition()
-        self._queued = 0      # bytes handed over (producer side only)
+        self._queued = 0      # bytes handed over (producers, under _count_lock)
+        self._count_lock = threading.Lock()   # autograd may run hooks on more than one thread
         self._written = 0     # bytes written (writer side only)
         self._unwoken = 0     # items / bytes since the last wake-up (producer side only)
         self._unwoken_bytes = 0
@@ -53,9 +55,11 @@ class BlobWriter:
     def _put(self, item, nbytes=0):
         if self._error is not None:
             self._check()
-        if nbytes and self._queued - self._written + nbytes > self.max_bytes:
-            self._wait_for_room(nbytes)
-        self._queued += nbytes
+        if nbytes:
+            if self._queued - self._written + nbytes > self.max_bytes:
+                self._wait_for_room(nbytes)
+            with self._count_lock:
+                self._queued += nbytes
         self._queue.append(item)
         self._unwoken += 1
         self._unwoken_bytes += nbytes
