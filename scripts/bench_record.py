@@ -6,8 +6,8 @@ with msprobe's merge rule, dump.json written at the end of the step) on the same
 then the recorder's blob write throughput for large tensors against a plain sequential write of
 the same bytes.
 
-    /usr/bin/python3 scripts/bench_record.py [--steps 20] [--rounds 3] [--threads 1]
-    (--rounds: of the blob benchmark)
+    /usr/bin/python3 scripts/bench_record.py [--steps 20] [--rounds 5] [--warmup 3] [--threads 1]
+    (--rounds, --warmup: of the blob benchmark)
 
 The configurations take turns step by step (2 warm-up steps each); medians and minima of the
 step times are reported, and the mean CPU time per step of the whole process (the recorder's
@@ -15,6 +15,7 @@ writer thread included; on a shared machine the steadiest of the three), overhea
 configuration - none.
 """
 import argparse
+import inspect
 import json
 import os
 import shutil
@@ -29,6 +30,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from msdump_record import Recorder  # noqa: E402
+from msdump_record.state import StepState  # noqa: E402
 from msdump_record.writer import BlobWriter  # noqa: E402
 from msdump_record.values import BufferPool, TensorSink  # noqa: E402
 
@@ -50,26 +52,55 @@ class Model(nn.Module):
         return self.head(x)
 
 
-class StatsSink:
-    """msprobe's per-tensor work: four reductions, each read back with .item()."""
+STACK_FILTER = ("msprobe/core", "msprobe/pytorch", "msprobe/mindspore", "api_dump/api_registry",
+                os.sep + "msdump_record" + os.sep)
 
-    def add(self, t):
-        t = t.detach()
-        if t.numel() == 0:
-            return None
-        f = t if t.is_floating_point() else t.float()
-        return {"Max": f.max().item(), "Min": f.min().item(), "Mean": f.mean().item(), "Norm": f.norm().item()}
+
+def msprobe_call_stack():
+    """msprobe's analyze_api_call_stack, run at every forward-input collection: inspect.stack(),
+    frames without source text or inside the hook layer dropped, one string per frame."""
+    frames = []
+    for _, path, line, func, code, _ in inspect.stack()[2:]:
+        if not code or any(k in path for k in STACK_FILTER):
+            continue
+        frames.append(f"File {path}, line {line}, in {func}, \n {code[0].strip()}")
+    return tuple(frames)
+
+
+class StatsSink:
+    """msprobe's per-tensor work (get_stat_info + _analyze_tensor): the four reductions (any/all
+    for bool, the value itself for 0-dim, in float32 for integer and float64 tensors), each read
+    back with .item(), and the entry dict in msprobe's key order."""
+
+    def leaf(self, t):
+        d = t.detach()
+        if not d.numel():
+            stats = (None,) * 4
+        elif d.dtype is torch.bool:
+            stats = (torch.any(d).item(), torch.all(d).item(), None, None)
+        elif not d.shape:
+            v = d.clone().item()
+            stats = (v,) * 4
+        else:
+            if d.dtype is torch.float64 or not d.is_floating_point():
+                d = d.float()
+            stats = (torch.max(d).item(), torch.min(d).item(), torch.mean(d).item(), torch.norm(d).item())
+        return {"type": "torch.Tensor", "dtype": str(t.dtype), "shape": t.shape, "Max": stats[0],
+                "Min": stats[1], "Mean": stats[2], "Norm": stats[3], "requires_grad": t.requires_grad}
 
 
 class StatsHook(Recorder):
-    """The recorder's hooks, computing statistics in-process instead of copying bytes."""
+    """The recorder's hooks doing msprobe's in-process work instead of copying bytes: statistics
+    per tensor, the call stack per forward-input collection, the construct dict (L0 / mix), and
+    dump.json, stack.json, construct.json written at step()."""
 
     def _open_step(self):
         self.sink = StatsSink()
-        self.data = {}
+        self.data, self.stacks, self.construct = {}, {}, {}
         self.step_dir = os.path.join(self.dir, f"step{self.loop}")
 
     def emit_inputs(self, name, sections):
+        self.stacks.setdefault(msprobe_call_stack(), []).append(name)
         self.emit_data(name, sections)
 
     def emit_data(self, name, sections):
@@ -78,15 +109,26 @@ class StatsHook(Recorder):
         self.data[name] = entry
 
     def update_construct(self, api_name):
-        pass
+        if self.level == "L1":
+            return
+        st = self.state
+        if api_name is not None and self.level == "mix":
+            self.construct[api_name] = st.api_parent
+        for name, parent in st.pending_nodes:
+            self.construct.setdefault(name, parent)
+        st.pending_nodes.clear()
 
     def step(self):
         self.stop()
         if self.sink is not None:
             os.makedirs(self.step_dir, exist_ok=True)
-            with open(os.path.join(self.step_dir, "dump.json"), "w") as f:
-                json.dump({"task": "statistics", "level": self.level, "data": self.data}, f, indent=1)
+            stacks = {str(i): [names, list(frames)] for i, (frames, names) in enumerate(self.stacks.items())}
+            for name, obj in (("dump.json", {"task": "statistics", "level": self.level, "data": self.data}),
+                              ("stack.json", stacks), ("construct.json", self.construct)):
+                with open(os.path.join(self.step_dir, name), "w") as f:
+                    json.dump(obj, f, indent=1, default=list)
             self.sink = None
+        self.state = StepState()
         self.loop += 1
 
 
@@ -152,41 +194,51 @@ def bench_steps(args, tmp):
 
 
 def bench_blobs(args, tmp):
-    """Steady state, as in training: one writer and buffer pool for all rounds (a step's tensor
-    sizes recur), the first round of each side a warm-up."""
+    """Blob write throughput: the same N tensors' bytes (already in memory) reach a file in the
+    same directory (a) by a plain sequential write from the tensors' own memory, (b) through the
+    recorder: TensorSink.add per tensor (the one synchronous copy the hook makes) and the writer
+    thread's writes, timed until everything is on the OS (close + sync). Steady state, as in
+    training where a step's tensor sizes recur: one writer and buffer pool for all rounds, the
+    first --warmup rounds (where the pool still grows, so copies land in fresh memory) not
+    counted; the two sides alternate round by round. Reports wall-clock throughput medians and
+    their ratio, and the CPU time of both (the recorder's copy included)."""
     n, size = args.blob_count, args.blob_mib << 20
     tensors = [torch.randn(size // 4) for _ in range(n)]
     total = n * size
     writer = BlobWriter()
     pool = BufferPool(writer.max_bytes)
     plain, rec = [], []
-    for r in range(args.rounds + 1):
+    for r in range(args.warmup + args.rounds):
         path = os.path.join(tmp, "plain.bin")
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         with open(path, "wb") as f:
             for t in tensors:
                 f.write(memoryview(t.numpy()).cast("B"))
-        plain.append(time.perf_counter() - t0)
+        plain.append((time.perf_counter() - t0, time.process_time() - c0))
         os.remove(path)
         writer.open(os.path.join(tmp, "trace.jsonl"), os.path.join(tmp, "blob.bin"))
         sink = TensorSink(writer, "blob.bin", pool)
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         for t in tensors:
             sink.add(t)              # synchronous copy, queued for the writer thread
         writer.close_files()
         writer.sync()
-        rec.append(time.perf_counter() - t0)
+        rec.append((time.perf_counter() - t0, time.process_time() - c0))
         os.remove(os.path.join(tmp, "blob.bin"))
-    p, q = statistics.median(plain[1:]), statistics.median(rec[1:])
-    print(f"blobs: {n} x {args.blob_mib} MiB float32, median of {args.rounds} rounds: plain write "
-          f"{total / p / 2**20:.0f} MiB/s, recorder (copy + writer thread) {total / q / 2**20:.0f} MiB/s "
-          f"= {p / q:.2f}x (goal >= 0.8)")
+    p = statistics.median(w for w, _ in plain[args.warmup:])
+    q = statistics.median(w for w, _ in rec[args.warmup:])
+    pc = statistics.median(c for _, c in plain[args.warmup:])
+    qc = statistics.median(c for _, c in rec[args.warmup:])
+    print(f"blobs: {n} x {args.blob_mib} MiB float32, median of {args.rounds} rounds after {args.warmup} warm-up: "
+          f"plain write {total / p / 2**20:.0f} MiB/s, recorder (copy + writer thread) {total / q / 2**20:.0f} MiB/s "
+          f"= {p / q:.2f}x (goal >= 0.8); CPU ms plain {pc * 1e3:.0f}, recorder {qc * 1e3:.0f}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=20)
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--warmup", type=int, default=3, help="blob rounds not counted (the buffer pool fills)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--blob-count", type=int, default=32)
     ap.add_argument("--blob-mib", type=int, default=4)

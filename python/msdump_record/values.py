@@ -17,32 +17,57 @@ _SPECIAL = (bool, int, float, str, slice, type(Ellipsis), np.generic, np.ndarray
 
 class BufferPool:
     """Host buffers of large tensors, reused once the writer has written them: a fresh buffer
-    costs page faults on every use, which made the copy slower than the disk write."""
+    costs page faults on every use, which made the copy slower than the disk write. While
+    IN_FLIGHT_BYTES of one size are out (queued, not yet written), a copy of that size waits
+    for one of them to come back instead of faulting in new memory: the pool stops growing
+    once the writer keeps up, and each size stays warm."""
 
     MIN_BYTES = 64 << 10
+    IN_FLIGHT_BYTES = 32 << 20
+    WAIT_SECONDS, MAX_WAITS = 0.05, 100   # then a fresh buffer after all (writer stuck)
 
     def __init__(self, max_bytes):
         self.max_bytes = max_bytes
         self.cached = 0
         self.free = {}
-        self.lock = threading.Lock()
+        self.out = {}       # nbytes -> bytes of that size handed out and not yet put back
+        self.cond = threading.Condition()
 
-    def get(self, nbytes):
-        if nbytes >= self.MIN_BYTES:
-            with self.lock:
+    def get(self, nbytes, wake=None):
+        """A uint8 buffer of nbytes; wake() lets the writer start before this waits."""
+        if nbytes < self.MIN_BYTES:
+            return torch.empty(nbytes, dtype=torch.uint8)
+        waits = 0
+        with self.cond:
+            while True:
                 bufs = self.free.get(nbytes)
                 if bufs:
                     self.cached -= nbytes
-                    return bufs.pop()
-        return torch.empty(nbytes, dtype=torch.uint8)
+                    buf = bufs.pop()
+                    break
+                if (wake is None or waits >= self.MAX_WAITS
+                        or self.out.get(nbytes, 0) + nbytes <= max(self.IN_FLIGHT_BYTES, nbytes)):
+                    buf = None
+                    break
+                self.cond.release()
+                try:
+                    wake()
+                finally:
+                    self.cond.acquire()
+                self.cond.wait(self.WAIT_SECONDS)
+                waits += 1
+            self.out[nbytes] = self.out.get(nbytes, 0) + nbytes
+        return torch.empty(nbytes, dtype=torch.uint8) if buf is None else buf
 
     def put(self, buf):
         n = buf.numel()
         if n >= self.MIN_BYTES and buf.dtype is torch.uint8:
-            with self.lock:
+            with self.cond:
+                self.out[n] = self.out.get(n, 0) - n
                 if self.cached + n <= self.max_bytes:
                     self.free.setdefault(n, []).append(buf)
                     self.cached += n
+                self.cond.notify_all()
 
 
 class TensorSink:
@@ -55,7 +80,7 @@ class TensorSink:
         self.pool = pool
 
     def add(self, tensor):
-        host = _host_copy(tensor, self.pool)
+        host = _host_copy(tensor, self.pool, self.writer.kick)
         if host is None:
             return None
         source = {"file": self.blob_name, "offset": self.offset}
@@ -63,8 +88,13 @@ class TensorSink:
         self.writer.blob(host, self.pool.put)
         return source
 
+    def leaf(self, t):
+        """A tensor's capture leaf; its bytes queued for the blob file."""
+        return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
+                "requires_grad": t.requires_grad, "source": self.add(t)}
 
-def _host_copy(tensor, pool):
+
+def _host_copy(tensor, pool, wake=None):
     """The tensor's logical contents as a C-contiguous host tensor (None if impossible); large
     ones in a pooled buffer (uint8), small ones a plain contiguous clone (one call)."""
     t = tensor.detach()
@@ -73,19 +103,25 @@ def _host_copy(tensor, pool):
     nbytes = t.numel() * t.element_size()
     if nbytes < pool.MIN_BYTES and t.is_cpu:
         return t.clone(memory_format=torch.contiguous_format)
-    buf = pool.get(nbytes)
+    buf = pool.get(nbytes, wake)
     try:
         buf.view(t.dtype).view(t.shape).copy_(t)
     except RuntimeError:
+        pool.put(buf)
         return None
     return buf
 
 
+# the tensor methods the writer thread calls, unwrapped (the API wrappers would only pass them on)
+_TensorBase = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase
+_reshape, _numpy = _TensorBase.reshape, _TensorBase.numpy
+
+
 def host_bytes(buf):
-    """A host copy's bytes, for the writer."""
-    if buf.dtype is not torch.uint8:
-        buf = buf.reshape(-1).view(torch.uint8)
-    return memoryview(buf.numpy())
+    """A host copy's bytes, for the writer: a view of its memory, no copy."""
+    if buf.dtype is not torch.uint8 or buf.dim() != 1:
+        buf = _reshape(buf, (-1,)).view(torch.uint8)
+    return memoryview(_numpy(buf))
 
 
 _DTYPE_NAMES = {}
@@ -96,11 +132,6 @@ def _dtype_name(dtype):
     if name is None:
         name = _DTYPE_NAMES[dtype] = str(dtype)
     return name
-
-
-def tensor_leaf(t, sink):
-    return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
-            "requires_grad": t.requires_grad, "source": sink.add(t)}
 
 
 def _device_in_kwargs(v):
@@ -130,7 +161,7 @@ def _ndarray(a):
 
 def _special(v, key, sink):
     if isinstance(v, torch.Tensor):
-        return tensor_leaf(v, sink)
+        return sink.leaf(v)
     if key in ("dtype", "output_dtype"):
         return {"type": "torch.dtype", "value": str(v)}
     if key == "device":

@@ -226,6 +226,77 @@ class Capture(unittest.TestCase):
                     self.assertIn("Module.embed.Embedding.forward.0", json.load(f)["data"])
 
 
+class LogOfNegative(torch.nn.Module):
+    """log(-|x| - 1): every output NaN from finite inputs; with poison=False log(|x| + 1)."""
+
+    def __init__(self, poison):
+        super().__init__()
+        self.poison = poison
+
+    def forward(self, x):
+        return torch.log(-x.abs() - 1) if self.poison else torch.log(x.abs() + 1)
+
+
+class NanNet(torch.nn.Module):
+    def __init__(self, poison):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(4, 8)
+        self.act = LogOfNegative(poison)
+        self.fc2 = torch.nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+class EndToEnd(unittest.TestCase):
+    """Record, convert, verify clean, and `msdump anomalies` names where the NaN starts."""
+
+    def anomalies(self, level, poison):
+        torch.manual_seed(0)
+        model = NanNet(poison)
+        x, y = torch.randn(3, 4), torch.randn(3, 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            cap, out = os.path.join(tmp, "cap"), os.path.join(tmp, "out")
+            rec = Recorder(cap, level, rank=0)
+            rec.start(model)
+            F.mse_loss(model(x), y).backward()
+            rec.stop()
+            rec.step()
+            rec.close()
+            r = run("-q", "convert", cap, "-o", out, "--risk-level", "ALL")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            v = run("verify", out)
+            self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+            a = run("anomalies", out, "--report", "json")
+        self.assertIn(a.returncode, (0, 1), a.stderr)
+        report = json.loads(a.stdout)
+        self.assertEqual(a.returncode, 1 if report["summary"]["origins"] else 0)
+        return report["anomalies"]
+
+    def origins(self, anomalies, direction):
+        return [(a["entry"], a["kind"], a["module"]) for a in anomalies
+                if a["role"] == "origin" and a["direction"] == direction]
+
+    def test_nan_origin_named_at_every_level(self):
+        act = "Module.act.LogOfNegative.forward.0"
+        expected = {"L1": ("Torch.log.0.forward", "nan", None),
+                    "mix": ("Torch.log.0.forward", "nan", act),   # the module folds into its call
+                    "L0": (act, "nan", act)}
+        for level, origin in expected.items():
+            found = self.anomalies(level, poison=True)
+            self.assertEqual(self.origins(found, "forward"), [origin], level)
+            first = next(a for a in found if a["entry"] == origin[0])
+            self.assertGreaterEqual(first["downstream"], 1, level)   # fc2 carries the NaN on
+            if level != "L0":
+                # backward: the loss gets a finite gradient and hands a NaN one to the model
+                self.assertEqual(self.origins(found, "backward"),
+                                 [("Functional.mse_loss.0.backward", "nan", None)], level)
+
+    def test_clean_model_has_no_anomalies(self):
+        for level in ("L0", "L1", "mix"):
+            self.assertEqual(self.anomalies(level, poison=False), [], level)
+
+
 if __name__ == "__main__":
     MSDUMP = os.path.abspath(sys.argv.pop(1))
     unittest.main()
