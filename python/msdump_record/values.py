@@ -78,14 +78,18 @@ class TensorSink:
         self.blob_name = blob_name
         self.offset = 0
         self.pool = pool
+        # Autograd may run hooks on more than one thread: an offset is reserved and its bytes
+        # queued in one step, so the blob file's order is the order of the offsets.
+        self._lock = threading.Lock()
 
     def add(self, tensor):
         host = _host_copy(tensor, self.pool, self.writer.kick)
         if host is None:
             return None
-        source = {"file": self.blob_name, "offset": self.offset}
-        self.offset += host.numel() * host.element_size()
-        self.writer.blob(host, self.pool.put)
+        with self._lock:
+            source = {"file": self.blob_name, "offset": self.offset}
+            self.offset += host.numel() * host.element_size()
+            self.writer.blob(host, self.pool.put)
         return source
 
     def leaf(self, t):

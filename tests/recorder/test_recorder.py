@@ -138,6 +138,47 @@ class Values(unittest.TestCase):
         self.assertEqual(events[1]["output"], [None])
 
 
+class BlobOrder(unittest.TestCase):
+    """Hooks may run on several autograd threads at once: every source offset still points at
+    its own tensor's bytes."""
+
+    def test_concurrent_adds_keep_offsets_and_bytes_together(self):
+        import threading
+        from msdump_record.values import BufferPool, TensorSink
+        from msdump_record.writer import BlobWriter
+        with tempfile.TemporaryDirectory() as tmp:
+            writer = BlobWriter(8 << 20)
+            sink = TensorSink(writer, "blob.bin", BufferPool(8 << 20))
+            writer.open(os.path.join(tmp, "trace.jsonl"), os.path.join(tmp, "blob.bin"))
+            results = [[] for _ in range(4)]
+
+            def produce(k):
+                g = torch.Generator().manual_seed(k)
+                for i in range(200):
+                    n = 1 + (i * 7919 + k) % 40000   # small clones and pooled buffers alike
+                    t = torch.randint(-1000, 1000, (n,), generator=g, dtype=torch.int32)
+                    results[k].append((sink.add(t), t.clone()))
+
+            threads = [threading.Thread(target=produce, args=(k,)) for k in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            writer.sync()
+            writer.close_files()
+            writer.sync()
+            with open(os.path.join(tmp, "blob.bin"), "rb") as f:
+                blob = f.read()
+            total = 0
+            for per_thread in results:
+                for source, t in per_thread:
+                    nbytes = t.numel() * 4
+                    got = blob[source["offset"]:source["offset"] + nbytes]
+                    self.assertEqual(got, t.numpy().tobytes(), source)
+                    total += nbytes
+            self.assertEqual(len(blob), total)
+
+
 class Capture(unittest.TestCase):
     def convert_and_verify(self, capture, out, *flags):
         r = run("-q", "convert", capture, "-o", out, *flags)
