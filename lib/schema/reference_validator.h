@@ -1,8 +1,9 @@
 #pragma once
 // ReferenceValidator: validation of a pyjson::Value by valijson 1.0 (draft 7), the independent
 // implementation that msdump's compiled validator (compiled_schema.h) is tested against. It is
-// ~100x slower (std::regex, per-node copies of its path), so msdump itself validates with the
-// compiled one; select this one with SchemaEngine::reference (schema_validator.h).
+// far slower (std::regex, per-node copies of its path; docs/performance.md "Schema: compiled
+// once, compiled validator"), so msdump itself validates with the compiled one; select this
+// one with SchemaEngine::reference (schema_validator.h).
 //
 // valijson reports where (a path) and what, but not which schema rule: Violations from here
 // carry the instance pointer and valijson's message, and an empty schema_pointer. valijson

@@ -15,7 +15,8 @@
 //   auto violations = entry->validate(one, "/data");   // "/data/<name>/input_args/0/shape/1"
 //
 // Two engines apply the same schema documents: `compiled` (compiled_schema.h, the default,
-// hundreds of MB/s) and `reference` (valijson, reference_validator.h, slow, for tests). Both
+// fast enough for GB-sized dumps) and `reference` (valijson, reference_validator.h, slow, for
+// tests; docs/performance.md "Schema: compiled once, compiled validator"). Both
 // agree on validity; the compiled engine's messages and schema pointers are more precise.
 
 #include <memory>
