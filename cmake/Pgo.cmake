@@ -1,6 +1,6 @@
 # Profile-guided optimization, in two stages in the same build directory (the profile files are
 # named after the object files). scripts/build.sh --pgo runs both with scripts/pgo_train.sh in
-# between; docs/performance.md §3g has what it buys.
+# between; docs/performance.md "PGO build" has what it buys.
 #   MSDUMP_PGO=generate  instrumented code; every run adds to the profiles in MSDUMP_PGO_DIR
 #   MSDUMP_PGO=use       optimized with those profiles; functions the training never ran are
 #                        optimized as in a plain build (-fprofile-partial-training)

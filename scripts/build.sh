@@ -2,7 +2,7 @@
 # Configures and builds msdump into build/ (or $BUILD_DIR). Extra arguments go to cmake.
 #   --pgo   a profile-guided release build: an instrumented msdump is built and trained on
 #           bundled data (scripts/pgo_train.sh), then everything is rebuilt with that profile
-#           (about twice the build time; docs/performance.md §3g has what it buys).
+#           (about twice the build time; docs/performance.md "PGO build" has what it buys).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}

@@ -7,7 +7,7 @@
 # per-entry code dominates the profile as it does on real dumps. GCC optimizes for size what
 # falls outside the profile's hot working set, so the mix matters: with 1 Mi-element tensors in
 # the stats part and 20 MB of dumps, verify came out no faster than a plain build
-# (docs/performance.md §3g). Takes ~4 minutes on 2 vCPUs (the instrumented verify counts with
+# (docs/performance.md "PGO build"). Takes ~4 minutes on 2 vCPUs (the instrumented verify counts with
 # atomic updates on two threads).
 #
 # Usage: scripts/pgo_train.sh BUILD/msdump

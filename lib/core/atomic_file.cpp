@@ -17,8 +17,8 @@ constexpr std::size_t k_buffer_size = 1 << 20;
 // Pieces at least this large go to write(2) straight from the caller's memory.
 constexpr std::size_t k_direct_bytes = 64 << 10;
 // Writeback of a large file is started every this many bytes, so that the fsync in commit()
-// finds most of the file already on its way to disk (a 190 MB dump.json: ~0.1 s of fsync
-// at the end of the run otherwise).
+// finds most of the file already on its way to disk instead of all of it at the end of the
+// run (docs/performance.md "Writeback while writing").
 constexpr std::uint64_t k_writeback_step = std::uint64_t{16} << 20;
 constexpr std::string_view k_tmp_marker = ".msdump-tmp-";
 

@@ -1,8 +1,9 @@
 #pragma once
 // ByteSource: random-access bytes, from memory or from a file. Parsers take a ByteSource (or a
 // span) rather than a path, so tests and fuzzers run on in-memory bytes, while files are read
-// with pread() in bounded windows (on these VMs read() into a reused buffer beat mmap 3.5x:
-// docs/performance.md).
+// with pread() in bounded windows: for readers that touch each byte once, a reused window is
+// cheaper than a fresh mapping's page faults (docs/performance.md "mmap vs read"; tensor
+// statistics map large tensors instead, stats/leaf_stats.h).
 
 #include <cstddef>
 #include <cstdint>

@@ -17,12 +17,12 @@
 // would produce a str that cannot be UTF-8), nesting deeper than ReadOptions::max_depth (a
 // 100000-deep input is an error, never a stack overflow).
 //
-// Why not simdjson (measured, docs/performance.md "JSON"): fed into the same Value tree,
-// simdjson On-Demand was faster in most runs on whole in-memory documents (by up to ~20%) but
-// slower in most runs entry by entry, which is how 1 GB dumps are verified; building Values
-// dominates both, and this parser executes ~10% fewer instructions. simdjson would also have
-// needed a second parser for exact line/column messages, resumable parsing across read
-// windows, and a padded copy of unpadded input. NaN/Infinity are ordinary tokens here.
+// Why not simdjson (docs/performance.md "Hand-written JSON parser, not simdjson"): fed into the
+// same Value tree, simdjson On-Demand won most runs on whole in-memory documents but lost most
+// entry by entry, which is how large dumps are read; building Values dominates both, and this
+// parser executes fewer instructions. simdjson would also have needed a second parser for
+// exact line/column messages, resumable parsing across read windows, and a padded copy of
+// unpadded input. NaN/Infinity are ordinary tokens here.
 
 #include <cstddef>
 #include <cstdint>

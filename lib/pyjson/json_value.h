@@ -152,7 +152,7 @@ class Value {
   void release() noexcept;
 
   // A tagged union rather than std::variant: moving and destroying scalars (most values)
-  // stays inline without a visit table (measured: docs/performance.md "JSON").
+  // stays inline without a visit table (docs/performance.md "JSON value layout and number parsing").
   union Storage {
     Storage() noexcept {}
     ~Storage() {}

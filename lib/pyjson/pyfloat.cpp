@@ -8,8 +8,9 @@
 #include <fmt/format.h>
 
 // Shortest digits come from fmt's Dragonbox (exported by libfmt as
-// fmt::detail::dragonbox::to_decimal), about 3x faster than libstdc++'s std::to_chars (Ryu
-// plus its layout code). It is fmt's detail API: other fmt versions fall back to to_chars.
+// fmt::detail::dragonbox::to_decimal), cheaper than libstdc++'s std::to_chars (Ryu plus its
+// layout code; docs/performance.md "JSON value layout and number parsing"). It is fmt's
+// detail API: other fmt versions fall back to to_chars.
 #if FMT_VERSION >= 90000 && FMT_VERSION < 100000
 #define MSDUMP_PYFLOAT_DRAGONBOX 1
 #else

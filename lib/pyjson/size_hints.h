@@ -4,7 +4,7 @@
 // repeat the same shapes at each depth (tensor leaves of 8-10 members, shapes of 1-4 ints), so
 // JsonCursor parses members straight into a vector reserved this way: one allocation and no
 // moves for most containers, where collecting on a stack and moving out cost a move of every
-// member (docs/performance.md §3d).
+// member (docs/performance.md "Containers parsed in place").
 
 #include <algorithm>
 #include <array>

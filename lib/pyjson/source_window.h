@@ -1,8 +1,9 @@
 #pragma once
 // SourceWindow: a sliding window of bytes over a ByteSource, for the streaming readers
-// (dump_json_stream.h). Files are read with pread into one reused buffer
-// (docs/performance.md: read() into a reused buffer beat mmap 3.5x on these VMs); a source that
-// is already in memory is used in place, without a copy.
+// (dump_json_stream.h). Files are read with pread into one reused buffer, not mapped: the
+// readers touch each byte once, and a fresh mapping's page faults cost more than the copy
+// (docs/performance.md "mmap vs read"); a source that is already in memory is used in place,
+// without a copy.
 
 #include <cstddef>
 #include <cstdint>

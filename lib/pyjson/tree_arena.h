@@ -10,8 +10,8 @@
 //
 // The contract: a tree built under a scope must be destroyed before its arena is reset or
 // destroyed. verify's entry workers parse, check and destroy one entry at a time under a scope
-// and reset after each (docs/performance.md §3g): about ten such allocations per entry, 12
-// million for a 1.1 GB dump, each a malloc and a free before.
+// and reset after each: about ten such allocations per entry, each a malloc and a free before,
+// and the same few KiB of cache reused for every entry (docs/performance.md "Tree arena").
 // In AddressSanitizer builds reset() poisons the memory it takes back.
 
 #include <cstddef>

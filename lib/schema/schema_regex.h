@@ -1,8 +1,9 @@
 #pragma once
 // SchemaRegex: the regular expressions of JSON Schema "pattern" / "patternProperties"
 // (ECMA-262 search semantics: a match anywhere unless anchored), compiled once into a DFA so
-// a match costs one table lookup per byte. std::regex (what valijson uses) is ~100x slower,
-// and patterns run for every data_name, md5 and entry name of a dump.
+// a match costs one table lookup per byte. std::regex (what valijson uses) backtracks and
+// allocates, and patterns run for every data_name, md5 and entry name of a dump
+// (docs/performance.md "Schema: compiled once, compiled validator").
 //
 // Supported syntax: literals; "." (any byte but \n and \r); classes [a-z0-9_] and [^.] with
 // ranges and escapes; \d \w \s \D \W \S and escaped punctuation (\. \\ \/ ...); groups "(...)"

@@ -2,8 +2,9 @@
 // SchemaRegexSet: up to 64 SchemaRegexes run as one automaton (their product DFA), so searching
 // a text with all of them costs one table lookup per byte instead of one per byte and pattern.
 // A dump's "data" node searches every entry name with its 5 patternProperties and its
-// propertyNames pattern: SchemaRegex::search_many ran the 6 automata in lockstep, ~5% of a
-// verify; the product of those 6 has a few dozen states.
+// propertyNames pattern: SchemaRegex::search_many ran the 6 automata in lockstep, a visible
+// share of a verify's profile; the product of those 6 has a few dozen states
+// (docs/performance.md "Schema: compiled once, compiled validator").
 //
 // search(text) gives exactly SchemaRegex::search_many(res, count, text): bit i set if res[i]
 // matches. The product is built only up to k_max_states states; build() returns nullopt

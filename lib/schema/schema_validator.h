@@ -14,8 +14,9 @@
 //   one.add(std::move(event.key), std::move(event.value));
 //   auto violations = entry->validate(one, "/data");   // "/data/<name>/input_args/0/shape/1"
 //
-// The validator is the compiled engine (compiled_schema.h, hundreds of MB/s). The tests check it
-// against an independent implementation, valijson (tests/schema/reference/, test-only).
+// The validator is the compiled engine (compiled_schema.h; docs/performance.md "Schema: compiled
+// once, compiled validator"). The tests check it against an independent implementation,
+// valijson (tests/schema/reference/, test-only).
 
 #include <memory>
 #include <string>

@@ -19,7 +19,8 @@
 namespace msdump::stats {
 namespace {
 
-// pread() into a reused 1 MiB buffer beat mmap on the reference VM (docs/performance.md).
+// The pread window of tensors that are not mapped (FileRead::pread, and tensors under
+// k_mmap_min_bytes): reused, so it stays in cache (docs/performance.md "mmap vs read").
 constexpr std::size_t k_window_bytes = 1u << 20;
 
 // One part of a tensor: the accumulator plus, for MindSpore bf16 md5, the CRC of the widened

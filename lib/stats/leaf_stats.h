@@ -23,10 +23,11 @@
 namespace msdump::stats {
 
 // How compute_leaf_stats reads a tensor from a file (FileSource): pread() into reused windows,
-// or one read-only mmap of the tensor's range. mmap avoids the kernel copy and measured 1.4x of
-// a plain read() loop on the reference VM, pread 0.74x (docs/performance.md), so `automatic`
-// (the default) maps tensors of k_mmap_min_bytes and more and preads the small ones, for which
-// two extra syscalls would cost more than the copy. Caveat of mmap: a file truncated while it
+// or one read-only mmap of the tensor's range. The engine is fast enough that the kernel's copy
+// is a large share of its time, and mmap avoids it (the JSON readers, which touch each byte
+// once, pread instead: docs/performance.md "mmap vs read"), so `automatic` (the default) maps
+// tensors of k_mmap_min_bytes and more and preads the small ones, for which two extra
+// syscalls would cost more than the copy. Caveat of mmap: a file truncated while it
 // is mapped kills the process with SIGBUS instead of failing the read (dumps being verified are
 // finished files; pass FileRead::pread where that matters).
 enum class FileRead { automatic, pread, mmap };

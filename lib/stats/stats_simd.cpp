@@ -31,11 +31,11 @@ namespace msdump::stats::detail {
 namespace {
 
 constexpr std::size_t k_group = Accumulator::k_group_elements;
-// Software prefetch distance and target. The fused loop does ~8x the work per byte of a plain
-// sum, so the out-of-order window alone runs only ~2 KiB ahead and the loop stalled on DRAM
-// (0.5x of the read bandwidth). Prefetching 8 KiB ahead into L1 brought it to ~0.78x; into L2
-// only (locality 2, prefetcht1) to ~0.9x: the L1 fill buffers stay free for the demand loads
-// (docs/performance.md).
+// Software prefetch distance and target. The fused loop does several times the work per byte
+// of a plain sum, so the out-of-order window alone does not run far enough ahead and the loop
+// stalled on DRAM. Prefetching 8 KiB ahead fixes that; into L2 only (locality 2, prefetcht1)
+// rather than L1, so the L1 fill buffers stay free for the demand loads (docs/performance.md
+// "Statistics kernels").
 constexpr std::size_t k_prefetch_bytes = 8192;
 constexpr int k_prefetch_locality = 2;
 
@@ -178,7 +178,8 @@ struct KeyExtremes {
 // float32 on AVX-512: max/min with VRANGEPS, which orders -0.0 below +0.0 like the keys do but
 // ignores NaN operands; a NaN is detected instead from the sums of squares, which become NaN
 // exactly when a NaN element was added (x*x is never -inf, so no inf - inf). Half the
-// instructions of the key compare, and the loop is bound by its arithmetic (docs/performance.md).
+// instructions of the key compare, and the loop is bound by its arithmetic (docs/performance.md
+// "Statistics kernels").
 #define MSDUMP_STATS_FLOAT32_RANGE 1
 struct Float32Step {
   using Key = std::int32_t;  // the element size (the extremes themselves are floats)

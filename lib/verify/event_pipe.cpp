@@ -34,13 +34,13 @@ void EventPipe::set_schema(std::unique_ptr<SchemaCheck> schema) {
 
 void EventPipe::produce() {
   // Events are handed over in batches: one lock and one wake-up per k_batch events instead of
-  // per event (the per-event hand-off cost ~15 % of a verify).
+  // per event (a condition-variable round trip per event was a large share of a verify's profile).
   std::vector<pyjson::DumpEvent> batch;
   std::vector<char> batch_valid;
   batch.reserve(k_batch);
   // The consumer's finished events (m_returned), freed here one per parsed event: the blocks
   // an entry frees are then in malloc's per-thread cache when the next entry is parsed (glibc
-  // frees another thread's blocks under its arena lock: ~10% of a verify was malloc/free).
+  // frees another thread's blocks under its arena lock and bypasses the per-thread cache).
   std::vector<pyjson::DumpEvent> spent;
   std::size_t spent_next = 0;
   pyjson::Value wrapper;  // SchemaCheck::is_valid's scratch

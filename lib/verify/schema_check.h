@@ -18,7 +18,8 @@ namespace msdump::verify {
 class SchemaCheck {
  public:
   // The entry sub-schema of schema_name_for(framework, profile), compiled once per process
-  // and shared (compiling its patterns costs ~25 ms, more than verifying a small dump). Fails
+  // and shared (compiling its patterns costs more than verifying a small dump: docs/performance.md
+  // "Schema: compiled once, compiled validator"). Fails
   // only if the embedded schema does not compile (a bug: internal error). Thread-safe.
   static Result<SchemaCheck> create(Framework framework, Profile profile);
   SchemaCheck(SchemaCheck&&) noexcept;

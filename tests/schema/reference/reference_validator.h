@@ -1,10 +1,11 @@
 #pragma once
 // ReferenceValidator: validation of a pyjson::Value by valijson 1.0 (draft 7), the independent
 // implementation that msdump's compiled validator (compiled_schema.h) is tested against. It is
-// ~100x slower (std::regex, per-node copies of its path) and not part of msdump: it is the
-// test-only library msdump_reference_validator, built when valijson is installed
-// (MSDUMP_REFERENCE_VALIDATOR, scripts/install-deps.sh --with-reference), for the differential
-// tests of tests/schema/ and bench/bench_schema.cpp.
+// far slower (std::regex, per-node copies of its path; docs/performance.md "Schema: compiled
+// once, compiled validator") and not part of msdump: it is the test-only library
+// msdump_reference_validator, built when valijson is installed (MSDUMP_REFERENCE_VALIDATOR,
+// scripts/install-deps.sh --with-reference), for the differential tests of tests/schema/ and
+// bench/bench_schema.cpp.
 //
 // valijson reports where (a path) and what, but not which schema rule: Violations from here
 // carry the instance pointer and valijson's message, and an empty schema_pointer. valijson

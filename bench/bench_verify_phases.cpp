@@ -1,13 +1,12 @@
-// Standalone timing of the work `msdump verify --no-tensors` does per entry, on one thread and
-// phase by phase (not part of msdump_tests): parsing (DumpJsonStream, with the duplicate-key
-// test the parser thread does), the schema's yes/no test (SchemaCheck::is_valid), the entry
-// checks (check_entry) and freeing the trees. Entries are processed 4000 at a time; prints the
-// best of <rounds> for each phase. On a shared VM the phases' shares are steadier than whole-
-// process times; under callgrind (a build without AVX-512, which valgrind cannot run) the
-// instruction counts of each phase are exact (docs/performance.md §3c).
-//
-//   g++ -std=c++20 -O3 -march=native -DNDEBUG -Ilib -Ibuild/generated tests/verify/verify_timing_main.cpp build/libmsdump_lib.a -lfmt -lspdlog -o /tmp/verify_timing
-//   /tmp/verify_timing /tmp/msdump-bench/verify/v100/dump.json 3
+// msdump_bench_verify_phases: the work `msdump verify --no-tensors` does per entry, on one thread
+// and phase by phase: parsing (DumpJsonStream, with the duplicate-key test of the entry workers),
+// the schema's yes/no test (SchemaCheck::is_valid), the entry checks (check_entry) and freeing
+// the trees. Entries are processed 4000 at a time; prints the median of ROUNDS for each phase.
+// On a shared VM the phases' shares are steadier than whole-process times; under callgrind (a
+// build without AVX-512, which valgrind cannot run) the instruction counts of each phase are
+// exact (docs/performance.md "Measuring on a shared 2-core VM").
+// Usage: msdump_bench_verify_phases DUMP_JSON [ROUNDS=3]
+//   (a DUMP_JSON from scripts/bench_gen_dump.py, e.g. --mb 100)
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +26,11 @@ using namespace msdump;
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -86,22 +90,32 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
+  if (rounds < 1) {
+    std::fprintf(stderr, "ROUNDS must be at least 1\n");
+    return 2;
+  }
   auto source = FileSource::open(argv[1]);
   if (!source) {
     std::fprintf(stderr, "%s\n", source.error().message.c_str());
     return 1;
   }
   auto schema = verify::SchemaCheck::create(Framework::pytorch, Profile::current);
-  if (!schema) return 1;
-  Phases best{1e9, 1e9, 1e9, 1e9};
+  if (!schema) {
+    std::fprintf(stderr, "%s\n", schema.error().message.c_str());
+    return 1;
+  }
+  std::vector<double> parse, schema_s, check, free_s;
   std::size_t valid = 0, findings = 0;
   for (int r = 0; r < rounds; ++r) {
     const Phases t = run(**source, *schema, valid, findings);
-    best = {std::min(best.parse, t.parse), std::min(best.schema, t.schema), std::min(best.check, t.check),
-            std::min(best.free, t.free)};
+    parse.push_back(t.parse);
+    schema_s.push_back(t.schema);
+    check.push_back(t.check);
+    free_s.push_back(t.free);
   }
+  const Phases med{median(parse), median(schema_s), median(check), median(free_s)};
   std::printf("entries valid %zu, findings %zu\n", valid, findings);
-  std::printf("parse %.3f s, schema %.3f s, checks %.3f s, free %.3f s, total %.3f s\n", best.parse, best.schema,
-              best.check, best.free, best.parse + best.schema + best.check + best.free);
+  std::printf("medians of %d rounds: parse %.3f s, schema %.3f s, checks %.3f s, free %.3f s, total %.3f s\n", rounds, med.parse, med.schema,
+              med.check, med.free, med.parse + med.schema + med.check + med.free);
   return 0;
 }

@@ -1,15 +1,13 @@
-// Standalone timing of lib/pyjson on real msprobe entries (not part of msdump_tests; the
-// benchmarks in bench/ are wired by the lead). Builds a dump.json of about <MiB> MiB by
-// replicating, under fresh names, every entry of every dump.json under <samples dir>, then
-// times, in interleaved rounds:
+// msdump_bench_json: lib/pyjson's readers and writer on real msprobe entries. Builds a dump.json
+// of about MiB megabytes by replicating, under fresh names, every entry of every dump.json under
+// SAMPLES_DIR, then times, in interleaved rounds:
 //   - parse_json of the whole document (tree built in fresh memory: page faults included);
 //   - DumpJsonStream over the document in memory, and over the file (8 MiB pread window);
 //   - JsonWriter writing the whole tree, and writing event by event while streaming (the
 //     converter's pattern: one entry in memory, output drained every 8 MiB);
-// and checks that every rewrite is byte-identical to the input. Prints the best of the rounds.
-//
-//   g++ -std=c++20 -O3 -march=native -DNDEBUG -Ilib tests/pyjson/json_timing_main.cpp build-pyjson/libmsdump_lib.a -lfmt -o /tmp/json_timing
-//   /tmp/json_timing testdata/msprobe 200 5
+// and checks that every rewrite is byte-identical to the input (exit 1 otherwise). Prints the
+// median of the rounds for each.
+// Usage: msdump_bench_json SAMPLES_DIR [MiB=200] [rounds=5]   (e.g. testdata/msprobe 200 5)
 
 #include <algorithm>
 #include <chrono>
@@ -32,6 +30,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
 std::string slurp(const fs::path& p) {
@@ -42,7 +45,7 @@ std::string slurp(const fs::path& p) {
 }
 
 [[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "json_timing: %s\n", what.c_str());
+  std::fprintf(stderr, "msdump_bench_json: %s\n", what.c_str());
   std::exit(1);
 }
 
@@ -131,22 +134,23 @@ std::size_t stream(const ByteSource& source, bool rewrite, std::string_view expe
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) die("usage: json_timing <samples dir> [MiB=200] [rounds=5]");
+  if (argc < 2) die("usage: msdump_bench_json SAMPLES_DIR [MiB=200] [rounds=5]");
   const std::size_t mib = argc > 2 ? std::stoul(argv[2]) : 200;
   const int rounds = argc > 3 ? std::stoi(argv[3]) : 5;
+  if (mib == 0 || rounds < 1) die("MiB and rounds must be at least 1");
   const std::string text = build_input(argv[1], mib << 20);
-  const fs::path file = fs::temp_directory_path() / "json_timing_input.json";
+  const fs::path file = fs::temp_directory_path() / "msdump_bench_json_input.json";
   std::ofstream(file, std::ios::binary) << text;
   auto file_source = FileSource::open(file.string());
   if (!file_source) die(file_source.error().message);
   const MemorySource memory(as_bytes(text));
 
-  double parse = 1e9, write_tree = 1e9, stream_mem = 1e9, stream_file = 1e9, write_events = 1e9;
+  std::vector<double> parse, write_tree, stream_mem, stream_file, write_events;
   for (int r = 0; r < rounds; ++r) {
     {
       double t0 = now();
       auto v = parse_json(text);
-      parse = std::min(parse, now() - t0);
+      parse.push_back(now() - t0);
       if (!v) die(v.error().message);
       std::string out;
       out.reserve(text.size());
@@ -154,26 +158,26 @@ int main(int argc, char** argv) {
       JsonWriter w(out);
       w.write(*v);
       if (!w.finish()) die("write failed");
-      write_tree = std::min(write_tree, now() - t0);
+      write_tree.push_back(now() - t0);
       if (out != text) die("whole-tree rewrite differs");
     }  // the tree is freed outside the timings
     double ignored = 0;
     double t0 = now();
     stream(memory, false, text, ignored);
-    stream_mem = std::min(stream_mem, now() - t0);
+    stream_mem.push_back(now() - t0);
     double w = 0;
     t0 = now();
     if (stream(**file_source, true, text, w) != text.size()) die("streamed rewrite is short");
-    stream_file = std::min(stream_file, now() - t0 - w);
-    write_events = std::min(write_events, w);
+    stream_file.push_back(now() - t0 - w);
+    write_events.push_back(w);
   }
   fs::remove(file);
   const double mb = static_cast<double>(text.size()) / 1e6;
-  std::printf("input: %.1f MB of real msprobe entries, best of %d rounds, all rewrites byte-identical\n", mb, rounds);
-  std::printf("read   parse_json (whole document)              %7.0f MB/s\n", mb / parse);
-  std::printf("read   DumpJsonStream, MemorySource              %7.0f MB/s\n", mb / stream_mem);
-  std::printf("read   DumpJsonStream, FileSource (8 MiB pread)  %7.0f MB/s\n", mb / stream_file);
-  std::printf("write  JsonWriter, whole tree                    %7.0f MB/s\n", mb / write_tree);
-  std::printf("write  JsonWriter, event by event while streaming %6.0f MB/s\n", mb / write_events);
+  std::printf("input: %.1f MB of real msprobe entries, median of %d rounds, all rewrites byte-identical\n", mb, rounds);
+  std::printf("read   parse_json (whole document)              %7.0f MB/s\n", mb / median(parse));
+  std::printf("read   DumpJsonStream, MemorySource              %7.0f MB/s\n", mb / median(stream_mem));
+  std::printf("read   DumpJsonStream, FileSource (8 MiB pread)  %7.0f MB/s\n", mb / median(stream_file));
+  std::printf("write  JsonWriter, whole tree                    %7.0f MB/s\n", mb / median(write_tree));
+  std::printf("write  JsonWriter, event by event while streaming %6.0f MB/s\n", mb / median(write_events));
   return 0;
 }
