@@ -2,17 +2,19 @@
 # The README's test command (and CI's): installs dependencies, builds with warnings as errors,
 # runs every test (unit, CLI golden, convert goldens, sample acceptance, verify mutations, crash
 # safety, and the README's Slurm and GNU parallel examples, which start a one-node Slurm cluster
-# on localhost and so need root), builds again with ASan+UBSan (-O1 -g, warnings not fatal
-# there: with sanitizers g++ 12 reports maybe-uninitialized inside libstdc++'s std::regex) and
-# runs every test that starts msdump again against the sanitized binaries, builds the threaded
+# on localhost and so need root), builds again with ASan+UBSan (-O1 -g; warnings not fatal
+# there: at -O2 with sanitizers g++ 12 reports maybe-uninitialized inside libstdc++'s std::regex)
+# and runs every test that starts msdump again against the sanitized binaries, builds the threaded
 # code with ThreadSanitizer and runs the tests labelled `threaded` (cmake -DMSDUMP_TSAN=ON), then
 # runs each libFuzzer target for MSDUMP_FUZZ_SECONDS (default 60) from its committed corpus.
 # Ends with each step's duration and one summary line of every test run.
 #
 # CI kills the run at 90 minutes on 2 cores; what keeps it well under that: the sanitizer trees
-# build only what their tests run (no benchmarks), at -O1; ctest runs two tests at a time (the
-# Python-driven tests spend much of their time waiting on msdump or torch); under sanitizers the
-# crash-safety test runs fewer fixed-seed trials (CMakeLists.txt).
+# build only what their tests run (no benchmarks), at -O1 (an ASan+UBSan object at -O2 costs
+# about 1.7 times the compile time); ctest runs two tests at a time (most run one single-threaded
+# process at a time, so two keep both cores busy); under sanitizers the crash-safety test runs
+# fewer fixed-seed trials (CMakeLists.txt). ccache is left out: a fresh clone's cache is empty and
+# no two build trees here compile an object with the same flags.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest_jobs=${MSDUMP_CTEST_JOBS:-2}
