@@ -11,7 +11,7 @@
 #
 # CI kills the run at 90 minutes on 2 cores; what keeps it well under that: the sanitizer trees
 # build only what their tests run (no benchmarks), at -O1 (an ASan+UBSan object at -O2 costs
-# about 1.7 times the compile time); ctest runs two tests at a time (most run one single-threaded
+# about 1.5 times the compile time); ctest runs two tests at a time (most run one single-threaded
 # process at a time, so two keep both cores busy); under sanitizers the crash-safety test runs
 # fewer fixed-seed trials (CMakeLists.txt). ccache is left out: a fresh clone's cache is empty and
 # no two build trees here compile an object with the same flags.
