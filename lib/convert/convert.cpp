@@ -170,16 +170,42 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
 // msprobe dumps: one streaming pass over dump.json; the merge rules were applied by msprobe,
 // so each entry is final as read.
 
-Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::string& dir, const std::string& out,
-                                           ConvertReport report) {
-  const std::string dump_path = join_path(dir, std::string(k_dump_file));
-  auto src = FileSource::open(dump_path);
-  if (!src) return src.error();
+// The conversion of one msprobe dump: the reader's visitor (msprobe_dump_input.h) calls
+// on_header, then on_entry per entry.
+class MsprobeDumpConversion {
+ public:
+  MsprobeDumpConversion(const ConvertOptions& o, const std::string& dir, const std::string& out, ConvertReport& report)
+      : m_o(o), m_dir(dir), m_out(out), m_dump_path(join_path(dir, std::string(k_dump_file))), m_report(report) {}
 
-  // construct.json and stack.json are small: read them whole.
-  std::optional<Value> construct_doc, stack_doc;
-  for (auto [name, slot] : {std::pair{"construct.json", &construct_doc}, std::pair{"stack.json", &stack_doc}}) {
-    const auto p = join_path(dir, name);
+  const std::string& dump_path() const { return m_dump_path; }
+  Result<void> read_side_documents();
+  Result<void> on_header(const MsprobeDumpHeader& h);
+  Result<void> on_entry(const std::string& name, Value entry, std::uint64_t line);
+  Result<void> finish();
+
+ private:
+  bool kept_in_stack(const std::string& name) const {
+    return kept_by_level(name, m_plan->level) && m_plan->kept_by_risk(name) && kept_by_list(name, *m_plan, m_construct) &&
+           (!m_plan->scope.active() || m_scope_kept.contains(name));
+  }
+
+  const ConvertOptions& m_o;
+  const std::string& m_dir;
+  const std::string& m_out;
+  const std::string m_dump_path;
+  ConvertReport& m_report;
+  std::optional<Value> m_construct_doc, m_stack_doc;  // the input's, read whole (they are small)
+  std::optional<Plan> m_plan;
+  std::unique_ptr<dump::DumpWriter> m_writer;
+  std::optional<LeafConverter> m_leaves;
+  dump::ConstructModel m_construct;
+  std::unordered_set<std::string> m_scope_kept;  // names with an event inside the scope
+  std::optional<Profile> m_input_profile;        // detected from the input's forms
+};
+
+Result<void> MsprobeDumpConversion::read_side_documents() {
+  for (auto [name, slot] : {std::pair{"construct.json", &m_construct_doc}, std::pair{"stack.json", &m_stack_doc}}) {
+    const auto p = join_path(m_dir, name);
     if (!fs::exists(p)) continue;
     auto text = read_file(p);
     if (!text) return text.error();
@@ -187,101 +213,109 @@ Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::s
     if (!v) return v.error().with_context(p);
     *slot = std::move(*v);
   }
+  return {};
+}
 
-  std::optional<Plan> plan;
-  std::unique_ptr<dump::DumpWriter> writer;
-  std::optional<LeafConverter> leaves;
-  dump::ConstructModel construct;
-  std::unordered_set<std::string> scope_kept;  // names with an event inside the scope
-  std::optional<Profile> input_profile;         // detected from the input's forms
+Result<void> MsprobeDumpConversion::on_header(const MsprobeDumpHeader& h) {
+  m_input_profile = h.profile;
+  // A dump with no form of one generation only converts the same either way: current then.
+  auto p = make_plan(m_o, InputKind::msprobe_dump, h.framework, h.level, h.task, h.summary_mode,
+                     h.profile.value_or(Profile::current));
+  if (!p) return p.error();
+  m_plan = std::move(*p);
+  Plan& plan = *m_plan;
+  // The tensor files are the output's (msprobe names the directory it wrote them to), not
+  // the input's, whose dump_data_dir is left behind.
+  if (plan.task == Task::tensor) plan.dump_data_dir = dump_data_dir_for(plan.framework, m_o.dump_path ? *m_o.dump_path : m_out);
+  if (plan.task == Task::tensor && h.task != Task::tensor)
+    return invalid_input(fmt::format("{}: a {} dump has no tensor files to write a tensor dump from", m_dump_path,
+                                     to_string(h.task)));
+  if (m_construct_doc) {
+    if (!m_construct_doc->is_object()) return invalid_input(fmt::format("{}/construct.json: /: expected an object", m_dir));
+    for (const auto& m : m_construct_doc->as_object())
+      if (construct_key_kept(m.key, plan.level)) m_construct.set_raw(m.key, m.value);
+  }
+  m_report.framework = plan.framework;
+  m_report.profile = plan.profile;
+  m_report.level = plan.level;
+  m_report.task = plan.task;
+  if (auto r = prepare_output(m_out, plan, m_construct_doc.has_value() || m_stack_doc.has_value(), m_o.overwrite); !r)
+    return r;
+  auto w = dump::DumpWriter::create(join_path(m_out, std::string(k_dump_file)), dump_header(plan), m_o.overwrite);
+  if (!w) return w.error();
+  m_writer = std::move(*w);
+  m_leaves.emplace(leaf_context(plan, m_o, m_out, join_path(m_dir, "dump_tensor_data"), m_dump_path));
+  return {};
+}
 
-  MsprobeDumpVisitor visitor;
-  visitor.on_header = [&](const MsprobeDumpHeader& h) -> Result<void> {
-    input_profile = h.profile;
-    // A dump with no form of one generation only converts the same either way: current then.
-    auto p = make_plan(o, InputKind::msprobe_dump, h.framework, h.level, h.task, h.summary_mode,
-                       h.profile.value_or(Profile::current));
-    if (!p) return p.error();
-    plan = std::move(*p);
-    // The tensor files are the output's (msprobe names the directory it wrote them to), not
-    // the input's, whose dump_data_dir is left behind.
-    if (plan->task == Task::tensor)
-      plan->dump_data_dir = dump_data_dir_for(plan->framework, o.dump_path ? *o.dump_path : out);
-    if (plan->task == Task::tensor && h.task != Task::tensor)
-      return invalid_input(fmt::format("{}: a {} dump has no tensor files to write a tensor dump from", dump_path,
-                                       to_string(h.task)));
-    if (construct_doc) {
-      if (!construct_doc->is_object())
-        return invalid_input(fmt::format("{}/construct.json: /: expected an object", dir));
-      for (const auto& m : construct_doc->as_object())
-        if (construct_key_kept(m.key, plan->level)) construct.set_raw(m.key, m.value);
-    }
-    report.framework = plan->framework;
-    report.profile = plan->profile;
-    report.level = plan->level;
-    report.task = plan->task;
-    if (auto r = prepare_output(out, *plan, construct_doc.has_value() || stack_doc.has_value(), o.overwrite); !r)
-      return r;
-    auto w = dump::DumpWriter::create(join_path(out, std::string(k_dump_file)), dump_header(*plan), o.overwrite);
-    if (!w) return w.error();
-    writer = std::move(*w);
-    leaves.emplace(leaf_context(*plan, o, out, join_path(dir, "dump_tensor_data"), dump_path));
-    return {};
-  };
-  visitor.on_entry = [&](const std::string& name, Value entry, std::uint64_t line) -> Result<void> {
-    const auto parsed = dump::parse_entry_name(name);
-    if (!dump::level_includes(plan->level, parsed)) {
-      if (parsed.kind == dump::EntryKind::unknown)
-        report.problems.push_back({Problem::Severity::warning, dump_path, line, name,
+Result<void> MsprobeDumpConversion::on_entry(const std::string& name, Value entry, std::uint64_t line) {
+  const Plan& plan = *m_plan;
+  const auto parsed = dump::parse_entry_name(name);
+  if (!dump::level_includes(plan.level, parsed)) {
+    if (parsed.kind == dump::EntryKind::unknown)
+      m_report.problems.push_back({Problem::Severity::warning, m_dump_path, line, name,
                                    "entry name does not follow msprobe's naming; entry ignored"});
-      return {};
-    }
-    if (parsed.kind == dump::EntryKind::parameters_grad && !plan->data_mode.keeps_parameters_grad()) return {};
-    if (!plan->kept_by_risk(name) || !kept_by_list(name, *plan, construct)) return {};
-    if (!entry.is_object()) {
-      report.problems.push_back({Problem::Severity::error, dump_path, line, name, "/: expected an object"});
-      return {};
-    }
-    if (plan->scope.active()) {
-      if (!apply_scope_to_entry(name, parsed, entry, plan->scope)) return {};
-      scope_kept.insert(name);
-    }
-    std::optional<bool> is_recompute;
-    if (const Value* r = entry.find("is_recompute"); r != nullptr && r->is_bool()) is_recompute = r->as_bool();
-    auto kept = finish_entry(name, entry, is_recompute,
-                             EntryRules{plan->data_mode, plan->profile, plan->framework, input_profile == plan->profile},
-                             *leaves, dump_path,
-                             [line](std::size_t) { return line; }, report.problems);
-    if (!kept) return kept.error();
-    if (*kept) writer->write_entry(name, entry);
     return {};
-  };
-  if (auto r = read_msprobe_dump(**src, visitor); !r) return r.error();
-  if (!writer) return invalid_input(fmt::format("{}: no \"data\" object", dump_path));
+  }
+  if (parsed.kind == dump::EntryKind::parameters_grad && !plan.data_mode.keeps_parameters_grad()) return {};
+  if (!plan.kept_by_risk(name) || !kept_by_list(name, plan, m_construct)) return {};
+  if (!entry.is_object()) {
+    m_report.problems.push_back({Problem::Severity::error, m_dump_path, line, name, "/: expected an object"});
+    return {};
+  }
+  if (plan.scope.active()) {
+    if (!apply_scope_to_entry(name, parsed, entry, m_plan->scope)) return {};
+    m_scope_kept.insert(name);
+  }
+  std::optional<bool> is_recompute;
+  if (const Value* r = entry.find("is_recompute"); r != nullptr && r->is_bool()) is_recompute = r->as_bool();
+  auto kept = finish_entry(name, entry, is_recompute,
+                           EntryRules{plan.data_mode, plan.profile, plan.framework, m_input_profile == plan.profile},
+                           *m_leaves, m_dump_path, [line](std::size_t) { return line; }, m_report.problems);
+  if (!kept) return kept.error();
+  if (*kept) m_writer->write_entry(name, entry);
+  return {};
+}
 
-  if (stack_doc) {
-    auto stack = dump::StackModel::from_json(*stack_doc, [&](const std::string& name) {
-      return kept_by_level(name, plan->level) && plan->kept_by_risk(name) && kept_by_list(name, *plan, construct) &&
-             (!plan->scope.active() || scope_kept.contains(name));
-    });
-    if (!stack) return stack.error().with_context(join_path(dir, "stack.json"));
-    if (auto r = dump::write_json_file(join_path(out, "stack.json"), o.overwrite,
+// stack.json and construct.json (of the entries kept), then dump.json last.
+Result<void> MsprobeDumpConversion::finish() {
+  if (!m_writer) return invalid_input(fmt::format("{}: no \"data\" object", m_dump_path));
+  if (m_stack_doc) {
+    auto stack = dump::StackModel::from_json(*m_stack_doc, [&](const std::string& name) { return kept_in_stack(name); });
+    if (!stack) return stack.error().with_context(join_path(m_dir, "stack.json"));
+    if (auto r = dump::write_json_file(join_path(m_out, "stack.json"), m_o.overwrite,
                                        [&](pyjson::JsonWriter& w) { stack->write(w); });
         !r)
       return r.error();
   }
-  if (construct_doc) {
-    if (auto r = dump::write_json_file(join_path(out, "construct.json"), o.overwrite,
-                                       [&](pyjson::JsonWriter& w) { construct.write(w); });
+  if (m_construct_doc) {
+    if (auto r = dump::write_json_file(join_path(m_out, "construct.json"), m_o.overwrite,
+                                       [&](pyjson::JsonWriter& w) { m_construct.write(w); });
         !r)
       return r.error();
   }
-  report.entries = writer->entry_count();
-  report.dump_json_bytes = writer->bytes_written();
-  if (auto r = writer->finish(); !r) return r.error();
-  report.tensors = leaves->tensors();
-  report.tensor_files = leaves->tensor_files();
-  report.bytes_read = leaves->bytes_read();
+  m_report.entries = m_writer->entry_count();
+  m_report.dump_json_bytes = m_writer->bytes_written();
+  if (auto r = m_writer->finish(); !r) return r.error();
+  m_report.tensors = m_leaves->tensors();
+  m_report.tensor_files = m_leaves->tensor_files();
+  m_report.bytes_read = m_leaves->bytes_read();
+  return {};
+}
+
+Result<ConvertReport> convert_msprobe_dump(const ConvertOptions& o, const std::string& dir, const std::string& out,
+                                           ConvertReport report) {
+  MsprobeDumpConversion c(o, dir, out, report);
+  auto src = FileSource::open(c.dump_path());
+  if (!src) return src.error();
+  if (auto r = c.read_side_documents(); !r) return r.error();
+  MsprobeDumpVisitor visitor;
+  visitor.on_header = [&](const MsprobeDumpHeader& h) { return c.on_header(h); };
+  visitor.on_entry = [&](const std::string& name, Value entry, std::uint64_t line) {
+    return c.on_entry(name, std::move(entry), line);
+  };
+  if (auto r = read_msprobe_dump(**src, visitor); !r) return r.error();
+  if (auto r = c.finish(); !r) return r.error();
   sort_problems(report.problems);
   return report;
 }
