@@ -10,4 +10,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/batch/work_list_test.cpp
   tests/batch/batch_report_test.cpp
   tests/batch/run_identity_test.cpp
-  tests/batch/report_merge_test.cpp)
+  tests/batch/report_merge_test.cpp
+  tests/batch/batch_runner_test.cpp)

@@ -9,6 +9,9 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/convert/capture_entry.cpp
   lib/convert/msprobe_dump_input.cpp
   lib/convert/tensor_summary.cpp
+  lib/convert/plan.cpp
+  lib/convert/capture_index.cpp
+  lib/convert/capture_entries.cpp
   lib/convert/convert.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/convert/data_mode_test.cpp

@@ -14,4 +14,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/core/beneath_test.cpp
   tests/core/temp_dir_test.cpp
   tests/core/atomic_file_test.cpp
-  tests/core/name_table_test.cpp)
+  tests/core/name_table_test.cpp
+  tests/core/ordered_pool_test.cpp)

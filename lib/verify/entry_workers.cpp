@@ -11,8 +11,8 @@
 namespace msdump::verify {
 
 struct EntryWorkers::Chunk {
-  // Either top-level events (member, data_begin, data_end: state done from the start) or
-  // entries, as the reader found them.
+  // Either top-level events (member, data_begin, data_end) or entries, as the reader found
+  // them; or, last, the reader's error.
   std::vector<pyjson::DumpEvent> events;
   struct Entry {
     std::string name;
@@ -26,10 +26,8 @@ struct EntryWorkers::Chunk {
   };
   std::vector<Entry> entries;
   std::string text;
-  std::vector<CheckedEntry> results;  // per entry, once done
-  enum class State { waiting, claimed, done };
-  State state = State::waiting;
-  bool failed = false;  // an entry's text did not parse to its last byte
+  std::vector<CheckedEntry> results;  // per entry, once run
+  std::optional<Error> error;         // an entry's text did not parse to its last byte, or the reader's error
 };
 
 // One thread's tools for checking entries.
@@ -49,44 +47,31 @@ struct EntryWorkers::Checker {
 EntryWorkers::EntryWorkers(const ByteSource& source, std::string file, int threads, std::vector<FindingKind> warn_only,
                            EntryVisit visit)
     : m_source(source), m_file(std::move(file)), m_warn_only(std::move(warn_only)), m_visit(std::move(visit)) {
-  const int extra = std::max(0, threads - 2);
-  m_capacity = k_chunks_in_flight + 2 * static_cast<std::size_t>(extra);
-  m_reader = std::thread([this] { read(); });
-  for (int i = 0; i < extra; ++i) m_workers.emplace_back([this] { work(); });
+  const std::size_t extra = static_cast<std::size_t>(std::max(0, threads - 2));
+  const OrderedPoolOptions options{.workers = extra, .capacity = k_chunks_in_flight + 2 * extra, .paused = true};
+  m_checkers.resize(options.workers + 2);
+  m_pool = std::make_unique<Pool>(options, [this](std::unique_ptr<Chunk>& c, std::size_t slot) { return process(c, slot); });
+  m_pool->start_producer([this](Pool& pool) { read(pool); });
 }
 
-EntryWorkers::~EntryWorkers() {
-  {
-    std::lock_guard lock(m_mutex);
-    m_stop = true;
-  }
-  m_changed.notify_all();
-  m_reader.join();
-  for (auto& t : m_workers) t.join();
-}
+EntryWorkers::~EntryWorkers() { m_pool.reset(); }  // (cancels, joins its threads)
 
 void EntryWorkers::start_checking(const EntryContext& ctx, Framework framework, Profile schema_profile) {
-  {
-    std::lock_guard lock(m_mutex);
-    m_ctx = ctx;
-    m_framework = framework;
-    m_profile = schema_profile;
-    m_checking = true;
-  }
-  m_changed.notify_all();
+  m_ctx = ctx;
+  m_framework = framework;
+  m_profile = schema_profile;
+  m_checking = true;
+  m_pool->resume();  // (publishes the above to the threads that run chunks from now on)
 }
 
-EntryWorkers::Chunk* EntryWorkers::claim_locked() {
-  for (auto& c : m_chunks) {
-    if (c->state == Chunk::State::waiting) {
-      c->state = Chunk::State::claimed;
-      return c.get();
-    }
+std::unique_ptr<EntryWorkers::Chunk> EntryWorkers::process(std::unique_ptr<Chunk>& chunk_ptr, std::size_t slot) {
+  Chunk& chunk = *chunk_ptr;
+  if (chunk.entries.empty() || chunk.error) return std::move(chunk_ptr);
+  if (!m_checking) {  // (only the caller runs chunks before start_checking)
+    chunk.error = internal_error("EntryWorkers: entries before start_checking");
+    return std::move(chunk_ptr);
   }
-  return nullptr;
-}
-
-void EntryWorkers::process(Chunk& chunk, std::unique_ptr<Checker>& checker) {
+  std::unique_ptr<Checker>& checker = m_checkers[slot];
   bool failed = false;
   if (!checker && m_visit) {
     checker = std::make_unique<Checker>(std::nullopt, m_warn_only, m_file);
@@ -96,81 +81,61 @@ void EntryWorkers::process(Chunk& chunk, std::unique_ptr<Checker>& checker) {
     if (schema) checker = std::make_unique<Checker>(std::move(*schema), m_warn_only, m_file);
     else failed = true;  // the one-entry-at-a-time pass reports it
   }
-  if (!failed) {
-    Checker& k = *checker;
-    // Each entry's tree is built in k.arena and gone before the arena is reset (tree_arena.h).
-    const pyjson::TreeArenaScope scope(&k.arena);
-    chunk.results.resize(chunk.entries.size());
-    for (std::size_t i = 0; i < chunk.entries.size(); ++i) {
-      Chunk::Entry& e = chunk.entries[i];
-      CheckedEntry& out = chunk.results[i];
-      pyjson::Value& v = e.is_raw ? k.value : e.value;
-      bool duplicate_keys = e.duplicate_keys;
-      if (e.is_raw) {
-        k.cursor.reset(std::string_view(chunk.text).substr(e.begin, e.size), e.offset, e.position);
-        if (!k.cursor.parse_value(v, 2) || k.cursor.peek() >= 0) {
-          v = pyjson::Value();
-          k.arena.reset();
-          failed = true;
-          break;
-        }
-        duplicate_keys = k.cursor.saw_duplicate_keys();
-      }
-      out.name = std::move(e.name);
-      out.name_hash = DumpNames::hash_of(out.name);
-      out.line = e.line;
-      if (m_visit) {
-        m_visit(out.name, v, out);
-        v = pyjson::Value();
-        k.arena.reset();
-        continue;
-      }
-      k.sink.set_line(e.line);
-      k.pointer.assign("/data");
-      dump::append_pointer_token(k.pointer, out.name);
-      // What the one-thread pass runs per entry, in the same order (verify.cpp).
-      k.schema->check(out.name, v, k.sink);
-      EntryTally tally;
-      check_entry(out.name, v, m_ctx, k.pointer, k.sink, &tally, !duplicate_keys);
-      out.leaves = tally.leaves;
-      out.signals = tally.signals;
-      out.has_input_args = v.find("input_args") != nullptr;
-      if (!k.sink.findings().empty()) {
-        out.findings = std::move(k.sink.findings());
-        k.sink.findings().clear();
-      }
-      v = pyjson::Value();  // freed here, while in this core's cache
-      k.arena.reset();
-    }
-  }
-  {
-    std::lock_guard lock(m_mutex);
-    chunk.failed = failed;
-    chunk.state = Chunk::State::done;
-  }
-  m_changed.notify_all();
+  if (!failed) failed = !check_entries(chunk, *checker);
+  if (failed) chunk.error = invalid_input("an entry is not valid JSON: verified one entry at a time");
+  return std::move(chunk_ptr);
 }
 
-bool EntryWorkers::push(std::unique_ptr<Chunk> chunk, std::unique_ptr<Checker>& checker) {
-  std::unique_lock lock(m_mutex);
-  while (!m_stop && m_chunks.size() >= m_capacity) {
-    // Full: rather than wait, check a chunk that waits (once entries can be checked).
-    if (Chunk* c = m_checking ? claim_locked() : nullptr) {
-      lock.unlock();
-      process(*c, checker);
-      lock.lock();
+// Parses and checks the chunk's entries into chunk.results; false when an entry's text does
+// not parse to its last byte.
+bool EntryWorkers::check_entries(Chunk& chunk, Checker& k) {
+  // Each entry's tree is built in k.arena and gone before the arena is reset (tree_arena.h).
+  const pyjson::TreeArenaScope scope(&k.arena);
+  chunk.results.resize(chunk.entries.size());
+  for (std::size_t i = 0; i < chunk.entries.size(); ++i) {
+    Chunk::Entry& e = chunk.entries[i];
+    CheckedEntry& out = chunk.results[i];
+    pyjson::Value& v = e.is_raw ? k.value : e.value;
+    bool duplicate_keys = e.duplicate_keys;
+    if (e.is_raw) {
+      k.cursor.reset(std::string_view(chunk.text).substr(e.begin, e.size), e.offset, e.position);
+      if (!k.cursor.parse_value(v, 2) || k.cursor.peek() >= 0) {
+        v = pyjson::Value();
+        k.arena.reset();
+        return false;
+      }
+      duplicate_keys = k.cursor.saw_duplicate_keys();
+    }
+    out.name = std::move(e.name);
+    out.name_hash = DumpNames::hash_of(out.name);
+    out.line = e.line;
+    if (m_visit) {
+      m_visit(out.name, v, out);
+      v = pyjson::Value();
+      k.arena.reset();
       continue;
     }
-    m_changed.wait(lock);
+    k.sink.set_line(e.line);
+    k.pointer.assign("/data");
+    dump::append_pointer_token(k.pointer, out.name);
+    // What the one-thread pass runs per entry, in the same order (verify.cpp).
+    k.schema->check(out.name, v, k.sink);
+    EntryTally tally;
+    check_entry(out.name, v, m_ctx, k.pointer, k.sink, &tally, !duplicate_keys);
+    out.leaves = tally.leaves;
+    out.signals = tally.signals;
+    out.has_input_args = v.find("input_args") != nullptr;
+    if (!k.sink.findings().empty()) {
+      out.findings = std::move(k.sink.findings());
+      k.sink.findings().clear();
+    }
+    v = pyjson::Value();  // freed here, while in this core's cache
+    k.arena.reset();
   }
-  if (m_stop) return false;
-  m_chunks.push_back(std::move(chunk));
-  lock.unlock();
-  m_changed.notify_all();
   return true;
 }
 
-void EntryWorkers::read() {
+void EntryWorkers::read(Pool& pool) {
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
   // A window that stays in this core's L2 while the bracket pass reads what pread copied in
@@ -180,12 +145,11 @@ void EntryWorkers::read() {
   options.read.note_duplicate_keys = true;  // (entries that are neither objects nor arrays are parsed here)
   options.read.exact_capacity = false;
   pyjson::DumpJsonStream stream(m_source, options);
-  std::unique_ptr<Checker> checker;  // the reader's own, when it helps
   std::unique_ptr<Chunk> entries;    // being filled
   std::optional<Error> error;
   int data_objects = 0;
   pyjson::DumpEvent ev;
-  auto flush = [&] { return !entries || push(std::move(entries), checker); };
+  auto flush = [&] { return !entries || pool.submit(std::move(entries)); };
   for (;;) {
     auto more = stream.next(ev);
     if (!more) {
@@ -221,32 +185,15 @@ void EntryWorkers::read() {
       break;
     }
     auto c = std::make_unique<Chunk>();
-    c->state = Chunk::State::done;
     c->events.push_back(std::move(ev));
     ev = pyjson::DumpEvent{};
-    if (!push(std::move(c), checker)) return;
+    if (!pool.submit(std::move(c))) return;
   }
   if (!error && !flush()) return;
-  {
-    std::lock_guard lock(m_mutex);
-    m_read_done = true;
-    m_read_error = std::move(error);
-  }
-  m_changed.notify_all();
-}
-
-void EntryWorkers::work() {
-  std::unique_ptr<Checker> checker;
-  std::unique_lock lock(m_mutex);
-  while (!m_stop) {
-    Chunk* c = m_checking ? claim_locked() : nullptr;
-    if (c == nullptr) {
-      m_changed.wait(lock);
-      continue;
-    }
-    lock.unlock();
-    process(*c, checker);
-    lock.lock();
+  if (error) {
+    auto c = std::make_unique<Chunk>();
+    c->error = std::move(error);
+    (void)pool.submit(std::move(c));
   }
 }
 
@@ -265,31 +212,20 @@ Result<bool> EntryWorkers::next(WorkerItem& item) {
       }
       m_current.reset();
     }
-    std::unique_lock lock(m_mutex);
-    for (;;) {
-      if (m_read_error) return *m_read_error;
-      if (m_chunks.empty()) {
-        if (m_read_done) return false;
-        m_changed.wait(lock);
-        continue;
-      }
-      if (m_chunks.front()->state == Chunk::State::done) break;
-      if (!m_checking) return internal_error("EntryWorkers: entries before start_checking");
-      // The next chunk is not done: check it (or, if another thread has it, a later one).
-      if (Chunk* c = claim_locked()) {
-        lock.unlock();
-        process(*c, m_checker);
-        lock.lock();
-      } else {
-        m_changed.wait(lock);
-      }
+    if (m_ended) return false;
+    auto chunk = m_pool->next();  // (runs the chunk itself when no other thread has)
+    if (!chunk) {
+      m_ended = true;
+      return false;
     }
-    m_current = std::move(m_chunks.front());
-    m_chunks.pop_front();
-    lock.unlock();
-    m_changed.notify_all();
-    if (m_current->failed) return invalid_input("an entry is not valid JSON: verified one entry at a time");
+    m_current = std::move(*chunk);
     m_next_event = m_next_entry = 0;
+    if (m_current->error) {
+      m_ended = true;
+      Error e = std::move(*m_current->error);
+      m_current.reset();
+      return e;
+    }
   }
 }
 

@@ -4,9 +4,10 @@
 // results out in file order, so the findings are those of a one-thread pass.
 //
 // A reader thread runs DumpJsonStream with raw_entries: header members and the data markers
-// come through as events; entries come as text, grouped into chunks of ~64 KiB. A chunk is
-// claimed by one thread (the caller's, inside next(); an extra worker; or the reader when
-// enough chunks wait), which parses each entry (duplicate keys noted), runs the schema and the
+// come through as events; entries come as text, grouped into chunks of ~64 KiB. The chunks go
+// through an OrderedPool (core/ordered_pool.h): a chunk is run by one thread (the caller's,
+// inside next(); an extra worker; or the reader when enough chunks wait), which parses
+// each entry (duplicate keys noted), runs the schema and the
 // entry checks (SchemaCheck::check, check_entry) into findings of its own, and frees the
 // tree. next() yields the events and checked entries in order.
 //
@@ -20,18 +21,15 @@
 // CheckedEntry::payload.
 
 #include <any>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "core/byte_source.h"
+#include "core/ordered_pool.h"
 #include "core/profile.h"
 #include "core/result.h"
 #include "pyjson/dump_json_stream.h"
@@ -93,39 +91,32 @@ class EntryWorkers {
  private:
   struct Chunk;
   struct Checker;
-  void read();
-  void work();
-  // Under m_mutex: the oldest chunk no thread has claimed (entries can be checked), or null.
-  Chunk* claim_locked();
-  // Checks the chunk's entries (outside the lock) and marks it done.
-  void process(Chunk& chunk, std::unique_ptr<Checker>& checker);
-  bool push(std::unique_ptr<Chunk> chunk, std::unique_ptr<Checker>& checker);
+  using Pool = OrderedPool<std::unique_ptr<Chunk>, std::unique_ptr<Chunk>>;
+  // The reader thread: chunks of events and entries, in file order, into the pool.
+  void read(Pool& pool);
+  // Checks the chunk's entries (on whichever thread the pool runs it).
+  std::unique_ptr<Chunk> process(std::unique_ptr<Chunk>& chunk, std::size_t slot);
+  bool check_entries(Chunk& chunk, Checker& checker);
 
   const ByteSource& m_source;
   std::string m_file;
   std::vector<FindingKind> m_warn_only;
   EntryVisit m_visit;
-  std::size_t m_capacity;
-
-  std::mutex m_mutex;
-  std::condition_variable m_changed;
-  std::deque<std::unique_ptr<Chunk>> m_chunks;  // in file order; front = next to hand out
-  bool m_read_done = false;
-  std::optional<Error> m_read_error;
-  bool m_stop = false;
-  // Set by start_checking (then read only).
+  // Set by start_checking before the pool is resumed (then read only).
   bool m_checking = false;
   EntryContext m_ctx;
   Framework m_framework = Framework::pytorch;
   Profile m_profile = Profile::current;
+  std::vector<std::unique_ptr<Checker>> m_checkers;  // per pool slot, made when first needed
 
   // The caller's side.
   std::unique_ptr<Chunk> m_current;
   std::size_t m_next_event = 0, m_next_entry = 0;
-  std::unique_ptr<Checker> m_checker;
+  bool m_ended = false;
 
-  std::vector<std::thread> m_workers;
-  std::thread m_reader;
+  // Last: its threads use the members above. Paused until start_checking: only the caller
+  // runs chunks until then (the event chunks, which need no checking).
+  std::unique_ptr<Pool> m_pool;
 };
 
 }  // namespace msdump::verify

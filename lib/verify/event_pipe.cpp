@@ -15,16 +15,14 @@ pyjson::DumpStreamOptions stream_options() {
 }
 }  // namespace
 
-EventPipe::EventPipe(const ByteSource& source) : m_stream(source, stream_options()), m_thread([this] { produce(); }) {}
-
-EventPipe::~EventPipe() {
-  {
-    std::lock_guard lock(m_mutex);
-    m_stop = true;
-  }
-  m_changed.notify_all();
-  m_thread.join();
+EventPipe::EventPipe(const ByteSource& source) : m_stream(source, stream_options()) {
+  // No workers, and nothing to run: the parser thread fills the batches, next() takes them.
+  m_pool = std::make_unique<Pool>(OrderedPoolOptions{.workers = 0, .capacity = k_capacity / k_batch},
+                                  [](Batch& b, std::size_t) { return std::move(b); });
+  m_pool->start_producer([this](Pool& pool) { produce(pool); });
 }
+
+EventPipe::~EventPipe() { m_pool.reset(); }
 
 void EventPipe::set_schema(std::unique_ptr<SchemaCheck> schema) {
   if (m_schema_owned) return;
@@ -32,12 +30,11 @@ void EventPipe::set_schema(std::unique_ptr<SchemaCheck> schema) {
   m_schema.store(m_schema_owned.get(), std::memory_order_release);
 }
 
-void EventPipe::produce() {
+void EventPipe::produce(Pool& pool) {
   // Events are handed over in batches: one lock and one wake-up per k_batch events instead of
   // per event (a condition-variable round trip per event was a large share of a verify's profile).
-  std::vector<pyjson::DumpEvent> batch;
-  std::vector<char> batch_valid;
-  batch.reserve(k_batch);
+  Batch batch;
+  batch.events.reserve(k_batch);
   // The consumer's finished events (m_returned), freed here one per parsed event: the blocks
   // an entry frees are then in malloc's per-thread cache when the next entry is parsed (glibc
   // frees another thread's blocks under its arena lock and bypasses the per-thread cache).
@@ -61,29 +58,24 @@ void EventPipe::produce() {
             schema->is_valid(ev.key, ev.value, wrapper))
           flags |= k_valid;
       }
-      batch.push_back(std::move(ev));
-      batch_valid.push_back(flags);
+      batch.events.push_back(std::move(ev));
+      batch.flags.push_back(flags);
       ++produced;
     }
-    if (!end && batch.size() < k_batch) continue;
-    std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [&] { return m_stop || m_queue.size() < k_capacity; });
-    if (m_stop) return;
-    for (auto& e : batch) m_queue.push_back(std::move(e));
-    m_queue_valid.insert(m_queue_valid.end(), batch_valid.begin(), batch_valid.end());
-    batch.clear();
-    batch_valid.clear();
+    if (!end && batch.events.size() < k_batch) continue;
     if (spent_next == spent.size()) {
       spent.clear();
+      std::lock_guard lock(m_returned_mutex);
       spent.swap(m_returned);
       spent_next = 0;
     }
     if (end) {
-      if (!more) m_error = more.error();
-      m_done = true;
+      batch.end = true;
+      if (!more) batch.error = more.error();
     }
-    m_changed.notify_all();
-    if (end) return;
+    if (!pool.submit(std::move(batch)) || end) return;
+    batch = Batch{};
+    batch.events.reserve(k_batch);
   }
 }
 
@@ -91,24 +83,22 @@ Result<bool> EventPipe::next(pyjson::DumpEvent& event, bool* schema_valid, bool*
   // The previous event goes back to the parser thread to be freed there (see produce()).
   if (event.type == pyjson::DumpEvent::Type::entry || event.type == pyjson::DumpEvent::Type::member)
     m_spent.push_back(std::move(event));
-  if (m_next == m_local.size()) {  // take everything queued at once: one lock per batch, not per event
-    m_local.clear();
-    m_local_valid.clear();
-    m_next = 0;
-    std::unique_lock lock(m_mutex);
-    m_changed.wait(lock, [&] { return !m_queue.empty() || m_done; });
-    if (m_queue.empty()) {
-      if (m_error) return *m_error;
+  while (m_next == m_local.events.size()) {  // one lock per batch, not per event
+    if (m_ended) {
+      if (m_local.error) return *m_local.error;
       return false;
     }
-    m_local.swap(m_queue);
-    m_local_valid.swap(m_queue_valid);
+    auto batch = m_pool->next();
+    if (!batch) return internal_error("EventPipe: the parser thread stopped");
+    m_local = std::move(*batch);
+    m_next = 0;
+    m_ended = m_local.end;
+    std::lock_guard lock(m_returned_mutex);
     if (m_returned.empty()) m_returned.swap(m_spent);
-    m_changed.notify_all();
   }
-  if (schema_valid != nullptr) *schema_valid = (m_local_valid[m_next] & k_valid) != 0;
-  if (no_duplicate_keys != nullptr) *no_duplicate_keys = (m_local_valid[m_next] & k_no_duplicates) != 0;
-  event = std::move(m_local[m_next++]);
+  if (schema_valid != nullptr) *schema_valid = (m_local.flags[m_next] & k_valid) != 0;
+  if (no_duplicate_keys != nullptr) *no_duplicate_keys = (m_local.flags[m_next] & k_no_duplicates) != 0;
+  event = std::move(m_local.events[m_next++]);
   m_taken.fetch_add(1, std::memory_order_relaxed);
   return true;
 }

@@ -1,8 +1,9 @@
 #pragma once
 // EventPipe: parses a dump.json on a second thread while the caller checks the entries already
 // parsed, so parsing and checking overlap (the two dominant costs of verify).
-// Events arrive in file order through a small bounded queue, so findings stay deterministic;
-// memory stays bounded by the queue's few entries.
+// Events arrive in file order, in batches, through a small bounded queue (an OrderedPool whose
+// items need no more work), so findings stay deterministic; memory stays bounded by the
+// queue's few batches.
 //
 // Load balancing: checking costs more than parsing, so when the checker falls behind (many
 // events parsed but not yet taken), the parser thread also runs the schema's yes/no test
@@ -12,14 +13,13 @@
 // validated (with messages) by the checker as before.
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "core/byte_source.h"
+#include "core/ordered_pool.h"
 #include "core/result.h"
 #include "pyjson/dump_json_stream.h"
 
@@ -29,13 +29,13 @@ class SchemaCheck;
 
 class EventPipe {
  public:
-  static constexpr std::size_t k_capacity = 64;  // events queued at most (plus one batch)
+  static constexpr std::size_t k_capacity = 64;  // events queued at most (plus the one being taken)
   static constexpr std::size_t k_batch = 16;     // events handed over per lock
   // Parsed-but-not-taken events from which the parser thread starts testing entries itself.
   static constexpr std::size_t k_busy_backlog = 48;
 
   explicit EventPipe(const ByteSource& source);
-  ~EventPipe();  // stops and joins the parser thread
+  ~EventPipe();  // stops and joins the parser thread (the pool's producer)
   EventPipe(const EventPipe&) = delete;
   EventPipe& operator=(const EventPipe&) = delete;
 
@@ -53,28 +53,28 @@ class EventPipe {
   void set_schema(std::unique_ptr<SchemaCheck> schema);
 
  private:
-  void produce();
   static constexpr char k_valid = 1, k_no_duplicates = 2;  // flags of a queued event
+  // Up to k_batch events handed over at once; the last batch ends the pipe (with the error).
+  struct Batch {
+    std::vector<pyjson::DumpEvent> events;
+    std::vector<char> flags;  // per event: k_valid | k_no_duplicates
+    bool end = false;
+    std::optional<Error> error;
+  };
+  using Pool = OrderedPool<Batch, Batch>;
+  void produce(Pool& pool);
 
   pyjson::DumpJsonStream m_stream;
-  std::mutex m_mutex;
-  std::condition_variable m_changed;
-  // Vectors rather than deques: their storage goes back and forth in the swaps and is reused,
-  // where a deque allocates blocks on one thread and frees them on the other.
-  std::vector<pyjson::DumpEvent> m_queue;  // shared, under m_mutex
-  std::vector<char> m_queue_valid;         // per m_queue event: k_valid | k_no_duplicates
-  std::vector<pyjson::DumpEvent> m_local;  // the consumer's, taken from m_queue in one swap
-  std::vector<char> m_local_valid;
-  std::size_t m_next = 0;                  // the next event of m_local
-  std::vector<pyjson::DumpEvent> m_returned;  // consumed events for the parser thread to free, under m_mutex
-  std::vector<pyjson::DumpEvent> m_spent;     // the consumer's, handed over as m_returned
   std::unique_ptr<SchemaCheck> m_schema_owned;  // set once, freed after the thread ends
   std::atomic<const SchemaCheck*> m_schema{nullptr};
   std::atomic<std::uint64_t> m_taken{0};  // events next() has returned
-  bool m_done = false;
-  bool m_stop = false;
-  std::optional<Error> m_error;
-  std::thread m_thread;
+  Batch m_local;                          // the consumer's batch
+  std::size_t m_next = 0;                 // the next event of m_local
+  bool m_ended = false;
+  std::mutex m_returned_mutex;
+  std::vector<pyjson::DumpEvent> m_returned;  // consumed events for the parser thread to free, under m_returned_mutex
+  std::vector<pyjson::DumpEvent> m_spent;     // the consumer's, handed over as m_returned
+  std::unique_ptr<Pool> m_pool;  // last: its parser thread uses the members above
 };
 
 }  // namespace msdump::verify
