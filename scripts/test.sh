@@ -8,8 +8,9 @@
 # 60) from its committed corpus.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --with-fuzz --with-torch --with-scheduler
-BUILD_DIR=build scripts/build.sh -DMSDUMP_WERROR=ON
+scripts/install-deps.sh --with-fuzz --with-torch --with-scheduler --with-qemu
+# portable_qemu=ON: the portable binary is checked under qemu as CPUs without AVX (fails without qemu)
+BUILD_DIR=build scripts/build.sh -DMSDUMP_WERROR=ON -DMSDUMP_PORTABLE_TEST=ON
 (cd build && ctest --output-on-failure)
 BUILD_DIR=build-asan BUILD_TYPE=RelWithDebInfo scripts/build.sh -DMSDUMP_SANITIZE=ON -DMSDUMP_BENCH=OFF
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -R unit)
