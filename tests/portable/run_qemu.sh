@@ -19,7 +19,8 @@ trap 'rm -rf "$work"' EXIT
 V="$SRC/testdata/captures/pytorch_values"
 T="$SRC/testdata/msprobe/current/cnn_L1_tensor_all/step0/rank0"
 tensors=("$V"/*.pt "$V"/*.npy "$T/dump_tensor_data/Functional.conv2d.1.forward.input.2.pt"
-         "$SRC/testdata/good/tensors/f64.npy")
+         "$SRC/testdata/good/tensors/f64.npy" "$SRC/testdata/good/tensors/bf16_300.pt"
+         "$SRC/testdata/good/tensors/written/w_i8_70000.pt")
 
 # run LABEL [RUNNER...]: every output of the label's run in $work/LABEL, exit codes included.
 run() {
