@@ -3,6 +3,9 @@
 # The man page and the completion are generated from the built binary's --help
 # (scripts/gen_cli_docs.py) and the man page's prose in docs/msdump.1.in.
 include(GNUInstallDirs)
+if(MSDUMP_NATIVE)
+  message(WARNING "MSDUMP_NATIVE=ON: the installed binary and the .deb only run on CPUs like this one")
+endif()
 
 set(MSDUMP_MAN_PAGE ${CMAKE_BINARY_DIR}/msdump.1)
 set(MSDUMP_COMPLETION ${CMAKE_BINARY_DIR}/msdump.bash-completion)

@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "core/logger.h"
+#include "stats/cpu_dispatch.h"
 
 namespace {
 
@@ -43,6 +44,10 @@ int main(int argc, char** argv) {
                         : verbosity >= 2 ? spdlog::level::debug
                         : verbosity == 1 ? spdlog::level::info
                                          : spdlog::level::warn);
+    // MSDUMP_SIMD (cpu_dispatch.h): a bad value is a usage error, not a silent fallback
+    if (const auto tier = msdump::stats::configured_simd_tier(); !tier) throw CLI::ValidationError(tier.error().message);
+    log.debug("SIMD kernels: {} (this CPU: {})", msdump::stats::simd_tier_name(msdump::stats::simd_tier()),
+              msdump::stats::simd_tier_name(msdump::stats::detected_simd_tier()));
   });
 
   int exit_code = k_exit_ok;

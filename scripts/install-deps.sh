@@ -7,6 +7,7 @@
 #   --with-torch      also the fixture generator's python3-torch + python3-numpy (testdata/gen/)
 #   --with-scheduler  also munge, Slurm (slurmctld, slurmd, slurm-client), GNU parallel and
 #                     python3-yaml, for the tests of the README's sharding examples (tests/scheduler/)
+#   --with-qemu       also qemu-user, for the portable_qemu test (msdump on CPUs without AVX)
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
@@ -19,6 +20,7 @@ for arg in "$@"; do
     --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --with-bench) packages+=(hyperfine python3-numpy) ;;
     --with-scheduler) packages+=(munge slurmctld slurmd slurm-client parallel python3-yaml) ;;
+    --with-qemu) packages+=(qemu-user) ;;
     *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
   esac
 done

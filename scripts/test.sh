@@ -63,9 +63,10 @@ run_ctest() {
 }
 
 mark "install deps"
-scripts/install-deps.sh --with-fuzz --with-torch --with-scheduler --with-reference
+scripts/install-deps.sh --with-fuzz --with-torch --with-scheduler --with-reference --with-qemu
 mark "release build"
-BUILD_DIR=build scripts/build.sh -DMSDUMP_WERROR=ON
+# portable_qemu=ON: the portable binary is checked under qemu as CPUs without AVX (fails without qemu)
+BUILD_DIR=build scripts/build.sh -DMSDUMP_WERROR=ON -DMSDUMP_PORTABLE_TEST=ON
 mark "release tests"
 run_ctest release build
 

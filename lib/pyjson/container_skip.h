@@ -12,6 +12,8 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
 #endif
 
 namespace msdump::pyjson {
@@ -34,6 +36,22 @@ class Block {
 
  private:
   __m256i m_lo, m_hi;
+#elif defined(__SSE2__)
+  // the x86-64 baseline: four 16-byte compares
+  explicit Block(const char* p)
+      : m_v{_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 32)),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48))} {}
+  std::uint64_t mask(char c) const {
+    const __m128i x = _mm_set1_epi8(c);
+    std::uint64_t m = 0;
+    for (int k = 0; k < 4; ++k)
+      m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(m_v[k], x)))} << (16 * k);
+    return m;
+  }
+
+ private:
+  __m128i m_v[4];
 #else
   explicit Block(const char* p) : m_p(p) {}
   std::uint64_t mask(char c) const {

@@ -1,8 +1,8 @@
 #pragma once
 // CRC-32 as zlib.crc32 computes it (IEEE 802.3: reflected polynomial 0xEDB88320, initial value
 // and final xor 0xFFFFFFFF). msprobe's "md5" summary mode writes this CRC of a tensor's bytes
-// as "%08x" (docs/format.md §6.6). Uses PCLMULQDQ folding when the build targets a CPU that has
-// it, slice-by-8 tables otherwise; both give identical results.
+// as "%08x" (docs/format.md §6.6). Uses PCLMULQDQ folding when the SIMD tier allows it
+// (cpu_dispatch.h), slice-by-8 tables otherwise; both give identical results.
 
 #include <cstddef>
 #include <cstdint>

@@ -4,13 +4,20 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/stats/xor_checksum.cpp
   lib/stats/exact_sum.cpp
   lib/stats/accumulator.cpp
-  lib/stats/stats_simd.cpp
+  lib/stats/cpu_dispatch.cpp
+  lib/stats/stats_kernel.cpp
+  lib/stats/stats_simd_sse2.cpp
   lib/stats/stats_reference.cpp
   lib/stats/leaf_stats.cpp
   lib/stats/compute_stats.cpp
   lib/stats/tolerance.cpp
   lib/stats/rounding_bounds.cpp)
+# Compiled again for higher SIMD tiers (cmake/SimdTiers.cmake).
+list(APPEND MSDUMP_SIMD_SSE42_SOURCES lib/stats/crc32_pclmul.cpp)
+list(APPEND MSDUMP_SIMD_AVX2_SOURCES lib/stats/stats_simd_avx2.cpp)
+list(APPEND MSDUMP_SIMD_AVX512_SOURCES lib/stats/stats_simd_avx512.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
+  tests/stats/cpu_dispatch_test.cpp
   tests/stats/crc32_test.cpp
   tests/stats/xor_checksum_test.cpp
   tests/stats/float_convert_test.cpp

@@ -1,9 +1,11 @@
 #pragma once
 // Internal to lib/stats: the interface between the Accumulator and its kernels.
-//   simd_groups      (stats_simd.cpp)  whole groups of 64 elements, vectorised with xsimd;
-//   scalar_elements  (stats_simd.cpp)  any number of elements, one by one (tails);
-//   make_moments     (accumulator.cpp) turns keys and sums into Moments (shared with the
-//                                      reference so both report identically).
+//   simd_groups      (stats_kernel.cpp)  whole groups of 64 elements, vectorised;
+//   scalar_elements  (stats_kernel.cpp)  any number of elements, one by one (tails);
+//   make_moments     (accumulator.cpp)   turns keys and sums into Moments (shared with the
+//                                        reference so both report identically).
+// The first two call the kernels of the SIMD tier cpu_dispatch.h chose; each tier's kernels are
+// one compilation of stats_simd_kernels.inc (stats_simd_<tier>.cpp).
 
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +34,19 @@ void simd_groups(DType dtype, bool float32_elements, bool abs_sum, const std::by
 
 // Folds n elements one by one into lane 0 of the state.
 void scalar_elements(DType dtype, bool float32_elements, const std::byte* p, std::size_t n, const KernelState& st);
+
+// The kernels of one tier (namespaces tier_sse2, tier_avx2, tier_avx512).
+#define MSDUMP_STATS_TIER_KERNELS(tier)                                                                      \
+  namespace tier {                                                                                         \
+  void simd_groups(DType dtype, bool float32_elements, bool abs_sum, const std::byte* p, std::size_t groups, \
+                   const KernelState& st);                                                                 \
+  void scalar_elements(DType dtype, bool float32_elements, const std::byte* p, std::size_t n,              \
+                       const KernelState& st);                                                             \
+  }
+MSDUMP_STATS_TIER_KERNELS(tier_sse2)
+MSDUMP_STATS_TIER_KERNELS(tier_avx2)
+MSDUMP_STATS_TIER_KERNELS(tier_avx512)
+#undef MSDUMP_STATS_TIER_KERNELS
 
 // Initial keys: the identities of max and min.
 inline constexpr std::int64_t k_no_max_key = INT64_MIN;

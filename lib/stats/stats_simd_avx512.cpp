@@ -1,0 +1,3 @@
+// The statistics kernels for x86-64-v4 (AVX-512 F/BW/DQ/VL), compiled with that tier's flags (cmake/SimdTiers.cmake).
+#define MSDUMP_STATS_TIER tier_avx512
+#include "stats/stats_simd_kernels.inc"
