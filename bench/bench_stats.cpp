@@ -210,11 +210,11 @@ int main(int argc, char** argv) {
                                             [&] { stream(1, stats::FileRead::mmap); },
                                             [&] { stream(2, stats::FileRead::mmap); },
                                         });
-  // msdump reads tensors of 1 MiB and more through mmap (FileRead::automatic), smaller ones with
+  // msdump reads tensors of 16 MiB and more through mmap (FileRead::automatic), smaller ones with
   // pread: the target applies to the path msdump takes for this file.
   const char* names[] = {"(c) plain read() into a reused 1 MiB buffer",
-                         "(c) engine streaming the file (pread: < 1 MiB), 1 thread",
-                         "(c) engine streaming the file (pread: < 1 MiB), 2 threads",
+                         "(c) engine streaming the file (pread: < 16 MiB), 1 thread",
+                         "(c) engine streaming the file (pread: < 16 MiB), 2 threads",
                          "(c) engine over an mmap (msdump's path), 1 thread",
                          "(c) engine over an mmap (msdump's path), 2 threads"};
   for (std::size_t k = 0; k < file.size(); ++k) {

@@ -26,12 +26,12 @@ namespace msdump::stats {
 // or one read-only mmap of the tensor's range. The engine is fast enough that the kernel's copy
 // is a large share of its time, and mmap avoids it (the JSON readers, which touch each byte
 // once, pread instead: docs/performance.md "mmap vs read"), so `automatic` (the default) maps
-// tensors of k_mmap_min_bytes and more and preads the small ones, for which two extra
-// syscalls would cost more than the copy. Caveat of mmap: a file truncated while it
+// tensors of k_mmap_min_bytes and more and preads the smaller ones, for which a fresh mapping's
+// faults and unmapping cost as much as the copy or more (docs/performance.md "mmap vs read"). Caveat of mmap: a file truncated while it
 // is mapped kills the process with SIGBUS instead of failing the read (dumps being verified are
 // finished files; pass FileRead::pread where that matters).
 enum class FileRead { automatic, pread, mmap };
-inline constexpr std::uint64_t k_mmap_min_bytes = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t k_mmap_min_bytes = std::uint64_t{16} << 20;
 
 struct StatsOptions {
   Framework framework = Framework::pytorch;
