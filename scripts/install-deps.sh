@@ -8,15 +8,18 @@
 #   --with-scheduler  also munge, Slurm (slurmctld, slurmd, slurm-client), GNU parallel and
 #                     python3-yaml, for the tests of the README's sharding examples (tests/scheduler/)
 #   --with-qemu       also qemu-user, for the portable_qemu test (msdump on CPUs without AVX)
+#   --with-fuzz       also clang and its sanitizer runtimes, for the libFuzzer targets (scripts/fuzz.sh)
+#   --with-bench      also hyperfine and python3-numpy, for scripts/bench_*.py
+# Without options: what building msdump and its unit tests needs, and no more.
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
           libcli11-dev libxsimd-dev xtl-dev libspdlog-dev libfmt-dev doctest-dev
-          python3 python3-numpy)
+          python3)
 for arg in "$@"; do
   case "$arg" in
     --with-reference) packages+=(libvalijson-dev) ;;
-    --with-torch) packages+=(python3-torch) ;;
+    --with-torch) packages+=(python3-torch python3-numpy) ;;
     --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --with-bench) packages+=(hyperfine python3-numpy) ;;
     --with-scheduler) packages+=(munge slurmctld slurmd slurm-client parallel python3-yaml) ;;
