@@ -19,23 +19,12 @@
 #include "dump/dump_writer.h"
 #include "trace/event_scan.h"
 
+#include "bench_timing.h"
+
 using namespace msdump;
+using bench::thread_cpu_seconds;
+using bench::median;
 using namespace msdump::convert;
-
-namespace {
-
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {

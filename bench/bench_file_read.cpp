@@ -32,21 +32,14 @@
 #include "stats/leaf_stats.h"
 #include "tensor/tensor.h"
 
+#include "bench_timing.h"
+
 using namespace msdump;
+using bench::thread_cpu_seconds;
+using bench::median;
 namespace fs = std::filesystem;
 
 namespace {
-
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 [[noreturn]] void die(const std::string& what) {
   std::fprintf(stderr, "msdump_bench_file_read: %s\n", what.c_str());

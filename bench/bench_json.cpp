@@ -24,16 +24,14 @@
 #include "pyjson/json_reader.h"
 #include "pyjson/json_writer.h"
 
+#include "bench_timing.h"
+
 using namespace msdump;
+using bench::median;
 using namespace msdump::pyjson;
 namespace fs = std::filesystem;
 
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 

@@ -27,17 +27,14 @@
 #include "reference_validator.h"
 #endif
 
+#include "bench_timing.h"
+
 using namespace msdump;
+using bench::thread_cpu_seconds;
 using namespace msdump::schema;
 namespace fs = std::filesystem;
 
 namespace {
-
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 struct EntryText {
   bool legacy = false;

@@ -29,7 +29,10 @@
 #include "core/byte_source.h"
 #include "stats/leaf_stats.h"
 
+#include "bench_timing.h"
+
 using namespace msdump;
+using bench::median;
 
 namespace {
 
@@ -39,11 +42,6 @@ double seconds(const std::function<void()>& fn) {
   const auto start = std::chrono::steady_clock::now();
   fn();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 // Times every contender once per round, `rounds` rounds after a warm-up round; returns the

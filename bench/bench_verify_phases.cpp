@@ -21,16 +21,14 @@
 #include "verify/finding_sink.h"
 #include "verify/schema_check.h"
 
+#include "bench_timing.h"
+
 using namespace msdump;
+using bench::median;
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
