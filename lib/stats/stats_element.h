@@ -12,6 +12,11 @@
 //   - complex: the key of |z| (float32 for complex64, float64 for complex128).
 // Sums use a double "value": the element itself, |z| for complex, float32(x) for msprobe's
 // .float() casts of integer/float64 tensors.
+//
+// Every function here is `static`: the SIMD tiers (cmake/SimdTiers.cmake) compile this header
+// with their own instruction sets, and a function the compiler chose not to inline would
+// otherwise be one weak symbol that the linker could hand, built with AVX2, to baseline callers
+// (the simd_tier_symbols tests check the tiers' objects).
 
 #include <bit>
 #include <cmath>
@@ -26,7 +31,7 @@
 namespace msdump::stats::detail {
 
 template <typename T>
-T load(const std::byte* p) {
+static T load(const std::byte* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
   return v;
@@ -34,29 +39,29 @@ T load(const std::byte* p) {
 
 // Order-preserving keys of sign-magnitude floating bit patterns (an involution: applying it to
 // a key gives the bits back).
-inline std::int64_t float_key(std::uint8_t bits) {
+static inline std::int64_t float_key(std::uint8_t bits) {
   const auto s = static_cast<std::int8_t>(bits);
   return static_cast<std::int8_t>(s ^ ((s >> 7) & 0x7f));
 }
-inline std::int64_t float_key(std::uint16_t bits) {
+static inline std::int64_t float_key(std::uint16_t bits) {
   const auto s = static_cast<std::int16_t>(bits);
   return static_cast<std::int16_t>(s ^ ((s >> 15) & 0x7fff));
 }
-inline std::int64_t float_key(std::uint32_t bits) {
+static inline std::int64_t float_key(std::uint32_t bits) {
   const auto s = static_cast<std::int32_t>(bits);
   return s ^ ((s >> 31) & 0x7fffffff);
 }
-inline std::int64_t float_key(std::uint64_t bits) {
+static inline std::int64_t float_key(std::uint64_t bits) {
   const auto s = static_cast<std::int64_t>(bits);
   return s ^ ((s >> 63) & std::numeric_limits<std::int64_t>::max());
 }
-inline std::int64_t uint64_key(std::uint64_t v) {
+static inline std::int64_t uint64_key(std::uint64_t v) {
   return static_cast<std::int64_t>(v ^ (std::uint64_t{1} << 63));
 }
 
 // |z| of a complex64 in float32, as numpy's np.abs: inf if either part is infinite, else the
 // square root of the exact double sum of squares, rounded to float.
-inline float complex64_abs(float re, float im) {
+static inline float complex64_abs(float re, float im) {
   if (std::isinf(re) || std::isinf(im)) return std::numeric_limits<float>::infinity();
   const double r = re, i = im;
   return static_cast<float>(std::sqrt(r * r + i * i));
@@ -68,7 +73,7 @@ struct ElementValue {
 };
 
 // Key and value of the element at p (itemsize(dtype) bytes, native endian).
-inline ElementValue element_value(DType dtype, const std::byte* p, bool float32_elements) {
+static inline ElementValue element_value(DType dtype, const std::byte* p, bool float32_elements) {
   auto as_value = [float32_elements](auto x) {
     const double d = static_cast<double>(x);
     return float32_elements ? static_cast<double>(static_cast<float>(x)) : d;
@@ -123,7 +128,7 @@ inline ElementValue element_value(DType dtype, const std::byte* p, bool float32_
 }
 
 // The floating value a float-kind key stands for (floating, float8 and complex dtypes).
-inline double float_from_key(DType dtype, std::int64_t key) {
+static inline double float_from_key(DType dtype, std::int64_t key) {
   switch (dtype) {
     case DType::float16:
       return half_to_float(static_cast<std::uint16_t>(float_key(static_cast<std::uint16_t>(key))));
