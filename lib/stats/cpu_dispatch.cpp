@@ -1,26 +1,55 @@
 #include "stats/cpu_dispatch.h"
 
 #include <array>
+#include <cstdint>
 #include <atomic>
 #include <cstdlib>
 #include <string>
+
+#if defined(MSDUMP_X86_TIERS)
+#include <cpuid.h>
+#endif
 
 namespace msdump::stats {
 namespace {
 
 constexpr std::array<SimdTier, 4> k_tiers = {SimdTier::sse2, SimdTier::sse4_2, SimdTier::avx2, SimdTier::avx512};
 
-SimdTier detect() {
 #if defined(MSDUMP_X86_TIERS)
-  __builtin_cpu_init();
-  if (!__builtin_cpu_supports("x86-64-v2") || !__builtin_cpu_supports("pclmul")) return SimdTier::sse2;
-  if (!__builtin_cpu_supports("x86-64-v3")) return SimdTier::sse4_2;
-  if (!__builtin_cpu_supports("x86-64-v4")) return SimdTier::avx2;
-  return SimdTier::avx512;
-#else
-  return SimdTier::sse2;  // other architectures: the portable kernels only
-#endif
+bool bit(unsigned reg, int n) { return ((reg >> n) & 1u) != 0; }
+
+// Which register states the OS saves (XCR0): 0x6 = XMM + YMM, 0xe6 adds the AVX-512 state.
+std::uint64_t os_saved_state() {
+  unsigned lo = 0, hi = 0;
+  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (std::uint64_t{hi} << 32) | lo;
 }
+
+// The tiers are the x86-64 micro-architecture levels (+ PCLMULQDQ from sse4.2 up), read from
+// CPUID directly: compilers differ in which names __builtin_cpu_supports knows (clang 14 has
+// no "x86-64-v2", "f16c", "lzcnt" or "movbe").
+SimdTier detect() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d) == 0) return SimdTier::sse2;
+  unsigned ext_a = 0, ext_b = 0, ext_c = 0, ext_d = 0;
+  __get_cpuid(0x80000001u, &ext_a, &ext_b, &ext_c, &ext_d);
+  // x86-64-v2: SSE3, SSSE3, SSE4.1, SSE4.2, POPCNT, CMPXCHG16B, LAHF/SAHF
+  const bool v2 = bit(c, 0) && bit(c, 9) && bit(c, 19) && bit(c, 20) && bit(c, 23) && bit(c, 13) && bit(ext_c, 0);
+  if (!v2 || !bit(c, 1)) return SimdTier::sse2;  // (c bit 1: PCLMULQDQ)
+  unsigned a7 = 0, b7 = 0, c7 = 0, d7 = 0;
+  if (__get_cpuid_count(7, 0, &a7, &b7, &c7, &d7) == 0) return SimdTier::sse4_2;
+  const std::uint64_t xcr0 = bit(c, 27) ? os_saved_state() : 0;  // (c bit 27: OSXSAVE)
+  // x86-64-v3: AVX, AVX2, BMI1, BMI2, F16C, FMA, LZCNT, MOVBE, with the YMM state saved
+  const bool v3 = (xcr0 & 0x6) == 0x6 && bit(c, 28) && bit(c, 12) && bit(c, 29) && bit(c, 22) && bit(ext_c, 5) &&
+                  bit(b7, 5) && bit(b7, 3) && bit(b7, 8);
+  if (!v3) return SimdTier::sse4_2;
+  // x86-64-v4: AVX512F, BW, CD, DQ, VL, with the ZMM state saved
+  const bool v4 = (xcr0 & 0xe6) == 0xe6 && bit(b7, 16) && bit(b7, 30) && bit(b7, 28) && bit(b7, 17) && bit(b7, 31);
+  return v4 ? SimdTier::avx512 : SimdTier::avx2;
+}
+#else
+SimdTier detect() { return SimdTier::sse2; }  // other architectures: the portable kernels only
+#endif
 
 // The active tier; -1 until first use.
 std::atomic<int> g_active{-1};

@@ -2,7 +2,8 @@
 # The portable binary gives the same output on every CPU: runs `msdump stats` (statistics and
 # md5 summaries), `convert` of a capture and `verify` of a tensor dump on bundled data natively,
 # natively with each lower SIMD tier forced (MSDUMP_SIMD), and under qemu-x86_64 as a Nehalem
-# (no AVX, no PCLMULQDQ: the sse2 tier) and a Haswell (the avx2 tier), then compares every
+# (no AVX, no PCLMULQDQ: the sse2 tier), a Westmere (SSE4.2 + PCLMULQDQ: the sse4.2 tier) and a
+# Haswell (the avx2 tier), then compares every
 # output byte for byte with the native run. Fails when qemu-x86_64 is missing
 # (scripts/install-deps.sh --with-qemu installs it).
 #   run_qemu.sh MSDUMP_BINARY
@@ -44,6 +45,7 @@ run native_avx2 env MSDUMP_SIMD=avx2
 run native_sse2 env MSDUMP_SIMD=sse2
 run qemu_nehalem "$QEMU" -cpu Nehalem
 run qemu_haswell "$QEMU" -cpu Haswell
+run qemu_westmere "$QEMU" -cpu Westmere
 
 fail=0
 expect_tier() {
@@ -56,12 +58,13 @@ expect_tier native_sse2 sse2
 expect_tier native_avx2 avx2
 expect_tier qemu_nehalem sse2
 expect_tier qemu_haswell avx2
+expect_tier qemu_westmere sse4.2
 if [ "$(grep -c '"dtype"' "$work/native/stats.json")" -lt 10 ] || ! grep -q '^exit 0$' "$work/native/verify.json"; then
   echo "FAIL native: stats or verify did not run (see below)"
   head -c 2000 "$work/native/stats.json" "$work/native/stats.err" "$work/native/verify.json"
   fail=1
 fi
-for label in native_avx2 native_sse2 qemu_nehalem qemu_haswell; do
+for label in native_avx2 native_sse2 qemu_nehalem qemu_haswell qemu_westmere; do
   if diff -r "$work/native" "$work/$label" --exclude=tier.txt >"$work/$label.diff"; then
     echo "ok   $label: identical to native"
   else
