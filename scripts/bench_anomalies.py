@@ -14,7 +14,7 @@ under /usr/bin/time -v (reports to /dev/null); medians of wall time, MB/s and pe
 ratio of the medians are printed.
 
 Usage: scripts/bench_anomalies.py [--runs 5] [--mb 1100] [--profile current|legacy]
-                                 [--dir /tmp/msdump-bench/verify] [--msdump PATH]
+                                 [--dir $MSDUMP_BENCH_DIR/verify] [--msdump PATH]
 """
 
 import argparse
@@ -31,7 +31,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--mb", type=float, default=1100, help="dump.json size in MB (default 1100, as bench_verify.py)")
     ap.add_argument("--profile", choices=["current", "legacy"], default="current")
-    ap.add_argument("--dir", default="/tmp/msdump-bench/verify")
+    ap.add_argument("--dir", default=bc.bench_dir("verify"))
     ap.add_argument("--msdump", default=bc.default_msdump())
     args = ap.parse_args()
     bc.require_tools(args.msdump)

@@ -15,7 +15,7 @@ rounds), whole-process under /usr/bin/time -v:
 Items/s = 2R / median seconds. Ratios: jobs 2 vs jobs 1 (speedup), and t(2R)/t(R), t(4R)/t(R)
 (2.0 and 4.0 = linear growth).
 
-Usage: scripts/bench_batch.py [--runs 7] [--ranks 64,128,256] [--dir /tmp/msdump-bench/batch] [--no-convert]
+Usage: scripts/bench_batch.py [--runs 7] [--ranks 64,128,256] [--dir $MSDUMP_BENCH_DIR/batch] [--no-convert]
 """
 
 import argparse
@@ -60,7 +60,7 @@ def main():
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--ranks", default="64,128,256")
     ap.add_argument("--jobs", default="1,2")
-    ap.add_argument("--dir", default="/tmp/msdump-bench/batch")
+    ap.add_argument("--dir", default=bc.bench_dir("batch"))
     ap.add_argument("--msdump", default=bc.default_msdump())
     ap.add_argument("--no-convert", action="store_true")
     args = ap.parse_args()

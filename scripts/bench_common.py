@@ -21,6 +21,13 @@ GNU_TIME = "/usr/bin/time"
 PYTHON = "/usr/bin/python3"
 
 
+def bench_dir(name):
+    """Where a benchmark keeps its generated data between runs: $MSDUMP_BENCH_DIR/NAME, by
+    default under the system's temporary directory (msdump-bench/NAME)."""
+    root = os.environ.get("MSDUMP_BENCH_DIR") or os.path.join(tempfile.gettempdir(), "msdump-bench")
+    return os.path.join(root, name)
+
+
 def default_msdump():
     return os.path.join(REPO, "build", "msdump")
 

@@ -18,7 +18,7 @@ Each round, interleaved:
 Output MB/s = dump.json bytes / seconds (msdump's seconds include reading the trace, computing
 the statistics and writing stack.json and construct.json too). Target: msdump >= 10x Python.
 
-Usage: scripts/bench_convert.py [--runs 7] [--entries 200000] [--dir /tmp/msdump-bench/convert]
+Usage: scripts/bench_convert.py [--runs 7] [--entries 200000] [--dir $MSDUMP_BENCH_DIR/convert]
 """
 
 import argparse
@@ -152,7 +152,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--entries", type=int, default=200000)
-    ap.add_argument("--dir", default="/tmp/msdump-bench/convert")
+    ap.add_argument("--dir", default=bc.bench_dir("convert"))
     ap.add_argument("--msdump", default=bc.default_msdump())
     args = ap.parse_args()
     bc.require_tools(args.msdump)

@@ -6,7 +6,7 @@ mean and linalg.norm (interpreter start and `import numpy` included, as msdump's
 is). Both run interleaved, page cache warm (one warm-up round), N rounds; medians and the
 ratio of medians are printed. Target: msdump >= 5x faster.
 
-Usage: scripts/bench_stats_npy.py [--runs 7] [--dir /tmp/msdump-bench/stats] [--msdump build/msdump]
+Usage: scripts/bench_stats_npy.py [--runs 7] [--dir $MSDUMP_BENCH_DIR/stats] [--msdump build/msdump]
 """
 
 import argparse
@@ -28,7 +28,7 @@ print(a.dtype, a.shape, float(a.max()), float(a.min()), float(a.mean()), float(n
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--dir", default="/tmp/msdump-bench/stats")
+    ap.add_argument("--dir", default=bc.bench_dir("stats"))
     ap.add_argument("--msdump", default=bc.default_msdump())
     ap.add_argument("--mib", type=int, default=512, help="file size in MiB (default 512)")
     ap.add_argument("--threads", type=int, default=0, help="msdump stats --threads (0: msdump's default)")

@@ -14,7 +14,7 @@ and peak RSS are printed. Targets: msdump >= 20x Python's MB/s, peak RSS <= 1.5x
 The report goes to stdout rather than `-o /dev/null`: -o writes a temporary file and renames it
 over the destination, which replaces /dev/null itself with a regular file when run as root.
 
-Usage: scripts/bench_verify.py [--runs 5] [--mb 1100] [--profile current|legacy] [--dir /tmp/msdump-bench/verify]
+Usage: scripts/bench_verify.py [--runs 5] [--mb 1100] [--profile current|legacy] [--dir $MSDUMP_BENCH_DIR/verify]
                               [--msdump PATH] [--also LABEL=PATH ...]
 """
 
@@ -45,7 +45,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--mb", type=float, default=1100, help="dump.json size in MB (default 1100 > 1 GiB)")
     ap.add_argument("--profile", choices=["current", "legacy"], default="current")
-    ap.add_argument("--dir", default="/tmp/msdump-bench/verify")
+    ap.add_argument("--dir", default=bc.bench_dir("verify"))
     ap.add_argument("--msdump", default=bc.default_msdump())
     ap.add_argument("--also", action="append", default=[], metavar="LABEL=PATH",
                     help="another msdump binary to time in the same rounds (e.g. plain=build-plain/msdump)")
