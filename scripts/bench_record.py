@@ -72,6 +72,13 @@ class StatsSink:
     for bool, the value itself for 0-dim, in float32 for integer and float64 tensors), each read
     back with .item(), and the entry dict in msprobe's key order."""
 
+    @property
+    def grads(self):     # backward hooks record through the same sink
+        return self
+
+    def forget(self):    # no copies to forget
+        pass
+
     def leaf(self, t):
         d = t.detach()
         if not d.numel():

@@ -189,8 +189,13 @@ Result<void> LeafConverter::convert_tensor(const Value& leaf, Where& where, bool
   if (pytorch && !ndarray && (c.rg == nullptr || !c.rg->is_bool()))
     return fatal(where, "/requires_grad: expected a boolean (PyTorch tensor leaves carry requires_grad)");
 
-  // 2. Its bytes and statistics.
+  // 2. Its bytes and statistics. A numpy.ndarray leaf of a capture may carry numpy's
+  // statistics instead of bytes (docs/trace-format.md "Values"): they are kept.
   if (!dtype) return {};
+  if (ndarray && m_ctx.input_kind == InputKind::capture && leaf.find("source") == nullptr) {
+    c.keep_input_stats = true;
+    return {};
+  }
   auto located = locate_tensor_source(leaf, m_ctx.input_kind, m_ctx.source_dir, c.src);
   if (!located) return fatal(where, located.error().message);
   if (!*located) {

@@ -20,6 +20,20 @@ def _first_tensor(value):
     return None
 
 
+# dunder methods that write into self (the rest of the in-place set ends in "_")
+_INPLACE_DUNDERS = {"__setitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+                    "__ifloordiv__", "__imod__", "__ipow__", "__iand__", "__ior__", "__ixor__",
+                    "__ilshift__", "__irshift__", "__imatmul__", "__idiv__"}
+
+
+def writes_in_place(attr):
+    return attr in _INPLACE_DUNDERS or (attr.endswith("_") and not attr.startswith("__"))
+
+
+def _writes(kwargs):
+    return kwargs.get("out") is not None or kwargs.get("inplace") is True
+
+
 def _dropout_p(args, kwargs):
     return args[1] if len(args) > 1 else kwargs.get("p", 0.5)
 
@@ -34,7 +48,8 @@ class ApiHooks:
         for prefix, key, owner, attr, orig in wrap_targets():
             own_attr = attr in getattr(owner, "__dict__", {})
             dropout = attr in DROPOUT_APIS and prefix in ("Functional", "Torch")
-            self.targets.append((owner, attr, orig, own_attr, self._wrapper(key, orig, dropout)))
+            wrapper = self._wrapper(key, orig, dropout, writes_in_place(attr))
+            self.targets.append((owner, attr, orig, own_attr, wrapper))
         self.installed = False
 
     def install(self):
@@ -52,13 +67,15 @@ class ApiHooks:
                     delattr(owner, attr)
             self.installed = False
 
-    def _wrapper(self, key, orig, dropout):
+    def _wrapper(self, key, orig, dropout, in_place):
         rec = self.rec
 
         def wrapper(*args, **kwargs):
             ts = thread_state()
             if ts.inner or not rec.running:
                 return orig(*args, **kwargs)
+            if in_place or (kwargs and _writes(kwargs)):
+                rec.sink.forget()   # through `.data` an in-place write bumps no version counter
             if ts.depth:
                 ts.depth += 1
                 try:
@@ -111,8 +128,8 @@ class ApiHooks:
             saved, ts.inner = ts.inner, True
             try:
                 rec.update_construct(name)
-                rec.emit_data(name, {"input": to_value(tuple(grad_outputs), rec.sink),
-                                     "output": to_value(tuple(grad_inputs), rec.sink)})
+                rec.emit_data(name, {"input": to_value(tuple(grad_outputs), rec.sink.grads),
+                                     "output": to_value(tuple(grad_inputs), rec.sink.grads)})
             finally:
                 ts.inner = saved
             return None

@@ -165,8 +165,8 @@ class ModuleHooks:
             ts.inner = True
             try:
                 rec.update_construct(None)
-                rec.emit_data(name, {"input": to_value(tuple(grad_output), rec.sink),
-                                     "output": to_value(tuple(grad_input), rec.sink)})
+                rec.emit_data(name, {"input": to_value(tuple(grad_output), rec.sink.grads),
+                                     "output": to_value(tuple(grad_input), rec.sink.grads)})
                 st.api_parent = name   # torch < 2: never popped (msprobe's 1.13 behaviour)
             finally:
                 ts.inner = False
@@ -200,7 +200,7 @@ class ModuleHooks:
             ts.inner = True
             try:
                 rec.emit_data(f"{ori}.parameters_grad.{st.grad_index[ori]}",
-                              {pname: [to_value(param.grad, rec.sink, 0)]})
+                              {pname: [to_value(param.grad, rec.sink.grads, 0)]})
             finally:
                 ts.inner = False
             return None

@@ -7,7 +7,7 @@ import torch
 from . import __version__
 from .api_hooks import ApiHooks
 from .module_hooks import ModuleHooks
-from .stack import call_stack
+from .stack import stack_event
 from .state import StepState
 from .values import BufferPool, TensorSink
 from .writer import BlobWriter
@@ -78,10 +78,9 @@ class Recorder:
     # ---- used by the hooks ----
     def emit_inputs(self, name, sections):
         """A forward's stack event and its inputs' data event, written together."""
-        stack = {"kind": "stack", "name": name, "frames": call_stack()}
         event = {"kind": "data", "name": name}
         event.update(sections)
-        self.writer.line(stack, event)
+        self.writer.line(stack_event(name), event)
 
     def emit_data(self, name, sections):
         event = {"kind": "data", "name": name}

@@ -1,10 +1,14 @@
 """Call stacks as msprobe writes them: innermost first, one string per frame with source text."""
+import json
 import linecache
 import os
 import sys
 
 _OWN_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _frame_text = {}   # (code, lineno) -> the frame's string, or None for own / source-less frames
+_stack_json = {}   # a stack's frames -> their JSON text (a program has few distinct stacks)
+_MAX_STACKS = 100_000
+_encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def _text(code, lineno):
@@ -18,12 +22,11 @@ def _text(code, lineno):
     return s
 
 
-def call_stack():
-    """The Python stack of the caller of the recorder's hook, without the recorder's frames:
-    one dictionary look-up per frame once a call site has been seen."""
+def call_stack_from(f):
+    """The Python stack from frame f outwards, without the recorder's frames: one dictionary
+    look-up per frame once a call site has been seen."""
     frames = []
     get = _frame_text.get
-    f = sys._getframe(1)
     while f is not None:
         code, lineno = f.f_code, f.f_lineno
         s = get((code, lineno), 0)
@@ -33,3 +36,15 @@ def call_stack():
             frames.append(s)
         f = f.f_back
     return frames
+
+
+def stack_event(name):
+    """The caller's stack event as a JSON line: the frames' text is encoded once per distinct
+    stack, not once per call."""
+    frames = tuple(call_stack_from(sys._getframe(1)))
+    text = _stack_json.get(frames)
+    if text is None:
+        if len(_stack_json) >= _MAX_STACKS:
+            _stack_json.clear()
+        text = _stack_json[frames] = _encode(list(frames))
+    return f'{{"kind": "stack", "name": {_encode(name)}, "frames": {text}}}'

@@ -10,6 +10,8 @@ import threading
 import numpy as np
 import torch
 
+from .reuse import BACKWARD, FORWARD, CopyCache
+
 MAX_DEPTH = 400
 _SPECIAL = (bool, int, float, str, slice, type(Ellipsis), np.generic, np.ndarray,
             torch.device, torch.dtype, torch.Size, torch.Tensor, torch.memory_format)
@@ -71,31 +73,59 @@ class BufferPool:
 
 
 class TensorSink:
-    """Reserves blob offsets and queues host copies; one per open trace."""
+    """Reserves blob offsets and queues host copies; one per open trace. Forward hooks record
+    through the sink itself, backward hooks through `sink.grads`."""
+
+    phase = FORWARD
 
     def __init__(self, writer, blob_name, pool):
         self.writer = writer
         self.blob_name = blob_name
         self.offset = 0
         self.pool = pool
+        self.copies = CopyCache()
+        self.grads = _Backward(self)
         # Autograd may run hooks on more than one thread: an offset is reserved and its bytes
         # queued in one step, so the blob file's order is the order of the offsets.
         self._lock = threading.Lock()
 
-    def add(self, tensor):
+    def add(self, tensor, phase=FORWARD):
+        with self._lock:
+            key, source = self.copies.lookup(tensor, phase)
+        if source is not None:
+            return source
         host = _host_copy(tensor, self.pool, self.writer.kick)
         if host is None:
             return None
         with self._lock:
             source = {"file": self.blob_name, "offset": self.offset}
-            self.offset += host.numel() * host.element_size()
-            self.writer.blob(host, self.pool.put)
+            nbytes = host.numel() * host.element_size()
+            self.offset += nbytes
+            self.writer.blob(host, self.pool.put, nbytes)
+            if key is not None:
+                self.copies.remember(key, tensor, source)
         return source
 
     def leaf(self, t):
-        """A tensor's capture leaf; its bytes queued for the blob file."""
+        """A tensor's capture leaf; its bytes queued for the blob file (or already there)."""
         return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
-                "requires_grad": t.requires_grad, "source": self.add(t)}
+                "requires_grad": t.requires_grad, "source": self.add(t, self.phase)}
+
+    def forget(self):
+        """An in-place call may have changed any tensor: no copy is reused after it."""
+        with self._lock:
+            self.copies.forget()
+
+
+class _Backward:
+    """The sink as backward hooks use it."""
+
+    phase = BACKWARD
+
+    def __init__(self, sink):
+        self.add = sink.add
+
+    leaf = TensorSink.leaf
 
 
 def _host_copy(tensor, pool, wake=None):
@@ -118,7 +148,7 @@ def _host_copy(tensor, pool, wake=None):
 
 # the tensor methods the writer thread calls, unwrapped (the API wrappers would only pass them on)
 _TensorBase = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase
-_reshape, _numpy = _TensorBase.reshape, _TensorBase.numpy
+_reshape, _numpy, data_ptr = _TensorBase.reshape, _TensorBase.numpy, _TensorBase.data_ptr
 
 
 def host_bytes(buf):

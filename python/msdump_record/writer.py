@@ -16,13 +16,14 @@ import json
 import os
 import threading
 
+from . import rawio
 from .state import thread_state
-from .values import host_bytes
+from .values import data_ptr as _data_ptr, host_bytes
 
 _BLOB, _LINE, _OPEN, _CLOSE, _SYNC = range(5)
 WAKE_ITEMS, WAKE_BYTES = 512, 16 << 20
 FLUSH_SECONDS = 0.05
-IOV_MAX = 512
+IOV_MAX = rawio.IOV_MAX
 _encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps builds one per call
 
 
@@ -39,6 +40,7 @@ class BlobWriter:
         self._error = None
         self._trace = None
         self._blob = None
+        self._raw = rawio.load()
         self._thread = threading.Thread(target=self._run, name="msdump_record-writer", daemon=True)
         self._thread.start()
 
@@ -78,12 +80,16 @@ class BlobWriter:
         self._put((_OPEN, trace_path, blob_path))
         self._wake()
 
-    def blob(self, buf, release=None):
-        """Queues a contiguous host tensor for the blob file; release(buf) is called once written."""
-        self._put((_BLOB, buf, release), buf.numel() * buf.element_size())
+    def blob(self, buf, release=None, nbytes=None):
+        """Queues a contiguous host tensor (nbytes long) for the blob file; release(buf) is
+        called once it is written."""
+        if nbytes is None:
+            nbytes = buf.numel() * buf.element_size()
+        self._put((_BLOB, buf, release, nbytes), nbytes)
 
     def line(self, *events):
-        """Queues event lines; the lines of one call reach the file in one write."""
+        """Queues event lines (dicts, or their JSON text); the lines of one call reach the file
+        in one write."""
         self._put((_LINE, events))
 
     def kick(self):
@@ -129,7 +135,7 @@ class BlobWriter:
             if kind == _BLOB:
                 blobs.append(item)
             elif kind == _LINE:
-                lines.append("\n".join([_encode(e) for e in item[1]]))
+                lines.append("\n".join([e if e.__class__ is str else _encode(e) for e in item[1]]))
             else:
                 self._flush(blobs, lines)
                 blobs, lines = [], []
@@ -148,9 +154,12 @@ class BlobWriter:
         less: a crash cuts at most one line)."""
         for i in range(0, len(blobs), IOV_MAX):
             part = blobs[i:i + IOV_MAX]
-            _write_all(self._blob, [host_bytes(item[1]) for item in part])
-            self._written += sum(item[1].numel() * item[1].element_size() for item in part)
-            for _, buf, release in part:
+            if self._raw is not None:
+                self._raw.write(self._blob, [(_data_ptr(item[1]), item[3]) for item in part])
+            else:
+                _write_all(self._blob, [host_bytes(item[1]) for item in part])
+            self._written += sum(item[3] for item in part)
+            for _, buf, release, _ in part:
                 if release is not None:
                     release(buf)
             with self._cond:

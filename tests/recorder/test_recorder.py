@@ -179,6 +179,125 @@ class BlobOrder(unittest.TestCase):
             self.assertEqual(len(blob), total)
 
 
+class CopyReuse(unittest.TestCase):
+    """A tensor recorded again unchanged in one phase reuses its first copy; any change in
+    between, tracked or not, gives a fresh copy of the new values (the statistics msprobe would
+    compute from the live tensor)."""
+
+    def record(self, fn, level="L1"):
+        with tempfile.TemporaryDirectory() as tmp:
+            cap, out = os.path.join(tmp, "cap"), os.path.join(tmp, "out")
+            rec = Recorder(cap, level, rank=0)
+            rec.start()
+            fn()
+            rec.stop()
+            rec.close()
+            sources = {}
+            for e in trace_lines(cap)[1:]:
+                if e["kind"] == "data":
+                    for key, leaf in _tensor_leaves(e):
+                        sources[(e["name"], key)] = leaf["source"]["offset"]
+            r = run("-q", "convert", cap, "-o", out, "--task", "statistics", "--risk-level", "ALL")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(out, "step0", "rank0", "dump.json"), encoding="utf-8") as f:
+                return sources, json.load(f)["data"]
+
+    def test_unchanged_repeat_shares_the_copy(self):
+        a = torch.ones(64, 64, requires_grad=True)
+
+        def fn():
+            y = torch.exp(a)
+            torch.sin(y)
+        sources, data = self.record(fn)
+        self.assertEqual(sources[("Torch.exp.0.forward", "output.0")],
+                         sources[("Torch.sin.0.forward", "input_args.0")])
+        self.assertEqual(data["Torch.exp.0.forward"]["output"][0]["Max"],
+                         data["Torch.sin.0.forward"]["input_args"][0]["Max"])
+
+    def test_changes_in_between_give_fresh_copies(self):
+        a = torch.ones(64, 64, requires_grad=True)
+        p = torch.nn.Parameter(torch.ones(8))
+        grads = []
+
+        def fn():
+            y = torch.exp(a)
+            torch.sin(y)                 # 0: y as recorded
+            with torch.no_grad():
+                y.add_(1)                # tracked: version bump
+            torch.sin(y)                 # 1: y + 1
+            y.data.mul_(2)               # .data: no version bump, an in-place call of the set
+            torch.sin(y)                 # 2: (y + 1) * 2
+            (p * 3).sum().backward()
+            p.grad.numpy()[:] = 7        # after backward, untracked: no hook sees it
+            torch.cos(p.grad)            # forward phase again: p.grad re-copied
+        sources, data = self.record(fn)
+        e = float(torch.exp(torch.tensor(1.0)))
+        maxes = [data[f"Torch.sin.{i}.forward"]["input_args"][0]["Max"] for i in range(3)]
+        self.assertAlmostEqual(maxes[0], e, places=5)
+        self.assertAlmostEqual(maxes[1], e + 1, places=5)
+        self.assertAlmostEqual(maxes[2], 2 * (e + 1), places=5)
+        self.assertEqual(len({sources[(f"Torch.sin.{i}.forward", "input_args.0")] for i in range(3)}), 3)
+        self.assertEqual(data["Torch.cos.0.forward"]["input_args"][0]["Max"], 7.0)
+        # numpy() returns an ndarray: its leaf carries numpy's statistics, no bytes
+        array = data["Tensor.numpy.0.forward"]["output"][0]
+        self.assertEqual((array["type"], array["Max"]), ("numpy.ndarray", 3.0))
+        self.assertAlmostEqual(array["Norm"], 3 * 8 ** 0.5, places=5)
+
+    def test_buffers_are_copied_every_time(self):
+        bn = torch.nn.BatchNorm1d(4)     # running statistics: updated in place by the kernel
+        x = torch.randn(16, 4) + 5
+
+        def fn():
+            bn(x)
+            bn(x)
+        _, data = self.record(fn)
+        first = data["Functional.batch_norm.0.forward"]["input_args"][1]
+        second = data["Functional.batch_norm.1.forward"]["input_args"][1]
+        self.assertEqual(first["Max"], 0.0)
+        self.assertGreater(second["Max"], 0.0)
+
+
+def _tensor_leaves(event, prefix=""):
+    for key in ("input_args", "input_kwargs", "output", "input"):
+        if key in event:
+            yield from _leaves(event[key], key)
+
+
+def _leaves(value, path):
+    if isinstance(value, dict):
+        if "source" in value and value["source"] is not None:
+            yield path, value
+            return
+        for k, v in value.items():
+            yield from _leaves(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, f"{path}.{i}")
+
+
+class RawWrites(unittest.TestCase):
+    """The writer's writev by address: every byte in order, short writes resumed."""
+
+    def test_spans_written_in_order(self):
+        from msdump_record import rawio
+        raw = rawio.load()
+        self.assertIsNotNone(raw)
+        tensors = [torch.arange(n, dtype=torch.int16) for n in (0, 1, 1000, 70000)] * 300
+        expected = b"".join(t.numpy().tobytes() for t in tensors)
+        with tempfile.TemporaryFile() as f:
+            raw.write(f.fileno(), [(t.data_ptr(), t.numel() * 2) for t in tensors])
+            f.seek(0)
+            self.assertEqual(f.read(), expected)
+
+    def test_short_write_resumes_mid_span(self):
+        from msdump_record import rawio
+        spans = [(1000, 10), (5000, 20), (9000, 5)]
+        self.assertEqual(rawio._advance(spans, 0), spans)
+        self.assertEqual(rawio._advance(spans, 10), spans[1:])
+        self.assertEqual(rawio._advance(spans, 13), [(5003, 17), (9000, 5)])
+        self.assertEqual(rawio._advance(spans, 35), [])
+
+
 class Capture(unittest.TestCase):
     def convert_and_verify(self, capture, out, *flags):
         r = run("-q", "convert", capture, "-o", out, *flags)
