@@ -76,7 +76,10 @@ class StatsSink:
     def grads(self):     # backward hooks record through the same sink
         return self
 
-    def forget(self):    # no copies to forget
+    def forget(self):    # no copies to forget or share
+        pass
+
+    def alias(self, original, copy):
         pass
 
     def leaf(self, t):

@@ -54,12 +54,13 @@ def _replace(value, new, it):
     return value
 
 
-def hook_grad_tensors(value, setup):
+def hook_grad_tensors(value, setup, sink=None):
     """msprobe's patched BackwardHook setup: only grad-requiring tensors, flattened depth-first.
 
     The hooked tensors come back as clones of BackwardHookFunction's outputs: those are views
     autograd forbids to modify in place (torch's own full backward hooks fail on `x += ...` or
     ReLU(inplace=True)); a clone has the same values and passes gradients through unchanged.
+    A clone of a tensor the sink has just copied shares that copy (sink.alias).
     """
     found = []
     if torch.is_grad_enabled():
@@ -68,6 +69,9 @@ def hook_grad_tensors(value, setup):
     if not found:
         return value
     new = [t.clone() for t in new]
+    if sink is not None:
+        for original, clone in zip(found, new):
+            sink.alias(original, clone)
     return _replace(value, new, iter(new))
 
 
@@ -124,7 +128,7 @@ class ModuleHooks:
                                    "input_kwargs": to_value(kwargs, rec.sink)})
             bw = BackwardHook(module, [self._backward_hook(st, f"{prefix}backward.{n}")],
                               *([[]] if TORCH_2 else []))
-            new_args = hook_grad_tensors(args, bw.setup_input_hook)
+            new_args = hook_grad_tensors(args, bw.setup_input_hook, rec.sink)
         finally:
             ts.inner = False
         self.calls.setdefault(id(module), []).append(bw)
@@ -152,7 +156,7 @@ class ModuleHooks:
             if name in st.open_modules:
                 st.open_modules.remove(name)
             st.api_parent = ts.module_stack[-1] if ts.module_stack else None
-            new_output = hook_grad_tensors(output, bw.setup_output_hook)
+            new_output = hook_grad_tensors(output, bw.setup_output_hook, rec.sink)
         finally:
             ts.inner = False
         return None if new_output is output else new_output

@@ -47,6 +47,14 @@ class CopyCache:
             return key, hit[2]
         return key, None
 
+    def alias(self, original, copy):
+        """`copy`, just made from `original` (same values), shares original's recorded copy."""
+        key, source = self.lookup(original, self._phase)
+        if source is not None:
+            new_key, _ = self.lookup(copy, self._phase)
+            if new_key is not None:
+                self.remember(new_key, copy, source)
+
     def remember(self, key, tensor, source):
         entries = self._entries
         try:

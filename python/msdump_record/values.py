@@ -111,6 +111,10 @@ class TensorSink:
         return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
                 "requires_grad": t.requires_grad, "source": self.add(t, self.phase)}
 
+    def alias(self, original, copy):
+        with self._lock:
+            self.copies.alias(original, copy)
+
     def forget(self):
         """An in-place call may have changed any tensor: no copy is reused after it."""
         with self._lock:

@@ -214,6 +214,27 @@ class CopyReuse(unittest.TestCase):
         self.assertEqual(data["Torch.exp.0.forward"]["output"][0]["Max"],
                          data["Torch.sin.0.forward"]["input_args"][0]["Max"])
 
+    def test_module_boundaries_share_copies(self):
+        # mix: a module's output, the next module's input (a clone made for the backward hook)
+        # and that module's first API input are one copy
+        net = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU())
+        x = torch.randn(4, 8, requires_grad=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "mix", rank=0)
+            rec.start(net)
+            net(x).sum().backward()
+            rec.stop()
+            rec.close()
+            sources = {}
+            for e in trace_lines(tmp)[1:]:
+                if e["kind"] == "data":
+                    for key, leaf in _tensor_leaves(e):
+                        sources[(e["name"], key)] = leaf["source"]["offset"]
+        linear_out = sources[("Module.0.Linear.forward.0", "output.0")]
+        self.assertEqual(sources[("Functional.linear.0.forward", "output.0")], linear_out)
+        self.assertEqual(sources[("Module.1.ReLU.forward.0", "input_args.0")], linear_out)
+        self.assertEqual(sources[("Functional.relu.0.forward", "input_args.0")], linear_out)
+
     def test_changes_in_between_give_fresh_copies(self):
         a = torch.ones(64, 64, requires_grad=True)
         p = torch.nn.Parameter(torch.ones(8))
