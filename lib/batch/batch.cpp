@@ -140,7 +140,10 @@ void check_cross_rank(const std::vector<WorkItem>& items, std::vector<verify::Ve
       if (have == want) continue;
       std::size_t k = 0;
       while (k < have.size() && k < want.size() && have[k] == want[k]) ++k;
+      // A warning: pipeline stages, point-to-point pairs (isend on one rank, irecv on the
+      // other) and rank-dependent code make the ranks of real runs differ.
       verify::Finding f;
+      f.severity = verify::Severity::warning;
       f.kind = verify::FindingKind::rank;
       f.file = reports[i].summary.file;
       f.entry = k < have.size() ? have[k] : "";
@@ -149,7 +152,7 @@ void check_cross_rank(const std::vector<WorkItem>& items, std::vector<verify::Ve
       f.message = fmt::format("{} diverges from {} of {} at entry #{} ({} vs {} entries)", items[i].rank, items[ref].rank,
                               items[i].step.empty() ? key : items[i].step, k, have.size(), want.size());
       reports[i].findings.push_back(std::move(f));
-      ++reports[i].summary.errors;
+      ++reports[i].summary.warnings;
       ++reports[i].summary.by_kind["rank"];
     }
   }

@@ -4,8 +4,9 @@
 //                  --resume skips items whose OUT/.../dump.json is complete and newer than
 //                  their input (dump.json is always written last, atomically);
 //   verify_batch   every dump.json below the roots is verified; then, per step, the ranks'
-//                  entry names are compared and a diverging rank is reported at the first
-//                  entry where it diverges (shapes may differ between tensor-parallel ranks).
+//                  entry names are compared and a diverging rank is reported, as a warning, at
+//                  the first entry where it diverges (shapes may differ between tensor-parallel
+//                  ranks; pipeline stages and point-to-point pairs differ in their names too).
 // One bad item never stops a batch: it is reported and the others go on.
 
 #include <optional>

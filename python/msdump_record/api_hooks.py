@@ -3,6 +3,7 @@ import functools
 
 import torch
 
+from . import distributed
 from .apis import DROPOUT_APIS, wrap_targets
 from .state import thread_state
 from .values import output_value, to_value
@@ -45,21 +46,29 @@ class ApiHooks:
     def __init__(self, rec):
         self.rec = rec
         self.targets = []
+        made = {}   # one wrapper per (key, original): an API on two namespaces stays one object
         for prefix, key, owner, attr, orig in wrap_targets():
             own_attr = attr in getattr(owner, "__dict__", {})
-            dropout = attr in DROPOUT_APIS and prefix in ("Functional", "Torch")
-            wrapper = self._wrapper(key, orig, dropout, writes_in_place(attr))
+            wrapper = made.get((key, id(orig)))
+            if wrapper is None:
+                dropout = attr in DROPOUT_APIS and prefix in ("Functional", "Torch")
+                dist = attr if prefix == distributed.PREFIX else None
+                wrapper = made[(key, id(orig))] = self._wrapper(key, orig, dropout,
+                                                               writes_in_place(attr), dist)
             self.targets.append((owner, attr, orig, own_attr, wrapper))
+        self.waits = distributed.WaitHook()
         self.installed = False
 
     def install(self):
         if not self.installed:
             for owner, attr, _, _, wrapper in self.targets:
                 setattr(owner, attr, wrapper)
+            self.waits.install()
             self.installed = True
 
     def uninstall(self):
         if self.installed:
+            self.waits.uninstall()
             for owner, attr, orig, own_attr, _ in reversed(self.targets):
                 if own_attr:
                     setattr(owner, attr, orig)
@@ -67,7 +76,7 @@ class ApiHooks:
                     delattr(owner, attr)
             self.installed = False
 
-    def _wrapper(self, key, orig, dropout, in_place):
+    def _wrapper(self, key, orig, dropout, in_place, dist=None):
         rec = self.rec
 
         def wrapper(*args, **kwargs):
@@ -82,6 +91,8 @@ class ApiHooks:
                     return orig(*args, **kwargs)
                 finally:
                     ts.depth -= 1
+            if dist is not None:
+                return self._call_distributed(ts, key, dist, orig, args, kwargs)
             return self._call(ts, key, orig, dropout, args, kwargs)
         try:
             return functools.wraps(orig)(wrapper)
@@ -114,6 +125,51 @@ class ApiHooks:
             return out
         finally:
             ts.depth = 0
+
+    def _call_distributed(self, ts, key, api, orig, args, kwargs):
+        """A Distributed.* call (distributed.py): no backward, the arguments as output, and the
+        output again when an async op's Work.wait() returns."""
+        rec = self.rec
+        st = rec.state
+        n = st.api_counts.get(key, 0)
+        name = f"{key}{n}.forward"
+
+        def value(v, k):
+            return to_value(v, rec.sink, k, 1)
+
+        def collect_output():
+            rec.update_construct(name)
+            rec.emit_data(name, {"output": distributed.output(api, args, kwargs, value)})
+        ts.depth = 1
+        try:
+            ts.inner = True
+            try:
+                rec.emit_inputs(name, distributed.inputs(api, args, kwargs, value))
+            finally:
+                ts.inner = False
+            out = orig(*args, **kwargs)
+            ts.inner = True
+            try:
+                collect_output()
+                if distributed.is_async(api, kwargs):
+                    for work in distributed.works(out):
+                        self.waits.watch(work, lambda: self._after_wait(st, collect_output))
+            finally:
+                ts.inner = False
+            st.api_counts[key] = n + 1
+            return out
+        finally:
+            ts.depth = 0
+
+    def _after_wait(self, st, collect_output):
+        rec, ts = self.rec, thread_state()
+        if not rec.running or st is not rec.state:
+            return
+        saved, ts.inner = ts.inner, True
+        try:
+            collect_output()
+        finally:
+            ts.inner = saved
 
     def _hook_backward(self, st, name, out):
         t = _first_tensor(out)

@@ -6,6 +6,7 @@ risk_level) are applied offline by `msdump convert` and ignored here.
 """
 import json
 
+from .distributed import current_rank
 from .recorder import Recorder
 
 
@@ -28,10 +29,10 @@ class PrecisionDebugger:
 
     def start(self, model=None, rank_id=None):
         if self.recorder is None:
-            if self.ranks and rank_id not in self.ranks:
+            rank = current_rank(rank_id)
+            if self.ranks and rank not in self.ranks:
                 return
-            self.recorder = Recorder(self.dump_path, self.level, rank=rank_id,
-                                     init_step=self.loop)
+            self.recorder = Recorder(self.dump_path, self.level, rank=rank, init_step=self.loop)
         if self._active():
             self.recorder.start(model)
 

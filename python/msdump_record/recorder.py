@@ -4,7 +4,7 @@ import os
 
 import torch
 
-from . import __version__
+from . import __version__, distributed
 from .api_hooks import ApiHooks
 from .module_hooks import ModuleHooks
 from .stack import stack_event
@@ -25,6 +25,7 @@ class Recorder:
         self.dir = os.fspath(dump_dir)
         self.level = level
         self.rank = rank
+        self._rank_known = rank is not None
         self.loop = init_step
         self.running = False
         self.state = StepState()
@@ -40,6 +41,9 @@ class Recorder:
     def start(self, model=None):
         if self.running:
             return
+        if not self._rank_known:     # decided once, at the first start()
+            self.rank = distributed.current_rank()
+            self._rank_known = True
         if self.sink is None:
             self._open_step()
         if self.level in ("L0", "mix") and model is not None:
@@ -61,6 +65,8 @@ class Recorder:
 
     def step(self):
         self.stop()
+        if self._apis is not None:
+            self._apis.waits.clear()   # async handles not waited for in their step
         if self.sink is not None:
             self.writer.close_files()
             self.sink = None

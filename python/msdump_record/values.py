@@ -10,11 +10,13 @@ import threading
 import numpy as np
 import torch
 
+from . import distributed
 from .reuse import BACKWARD, FORWARD, CopyCache
 
 MAX_DEPTH = 400
 _SPECIAL = (bool, int, float, str, slice, type(Ellipsis), np.generic, np.ndarray,
             torch.device, torch.dtype, torch.Size, torch.Tensor, torch.memory_format)
+_DISTRIBUTED = distributed.value_types()
 
 
 class BufferPool:
@@ -227,6 +229,8 @@ def to_value(v, sink, key=None, depth=0):
         return _special(v, key, sink)
     if depth >= MAX_DEPTH:
         return None
+    if _DISTRIBUTED and isinstance(v, _DISTRIBUTED):
+        return distributed.special_value(v, sink.leaf)
     if isinstance(v, tuple) and hasattr(v, "_fields"):
         return {f: to_value(x, sink, f, depth + 1) for f, x in zip(v._fields, v)}
     if isinstance(v, (list, tuple)):

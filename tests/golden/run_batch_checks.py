@@ -2,7 +2,7 @@
 """Batch behaviour of convert and verify (issue 5), end to end through the CLI:
 
   * verify of a tree (2 steps x 4 ranks): one rank with a dropped entry is reported by the
-    cross-rank check (kind rank, at the first diverging entry) and only that rank;
+    cross-rank check (kind rank, a warning, at the first diverging entry) and only that rank;
   * --shard K/3 reports merged with `msdump report merge` equal the unsharded report, byte for byte;
   * convert of a capture tree with one broken item: the others are converted, the exit code is 2,
     the broken item is named;
@@ -52,7 +52,7 @@ def main():
 
         whole = os.path.join(work, "whole.json")
         p = verify("--report", "json", "--batch-report", whole)
-        check("verify tree exit", p.returncode == 1, p.stderr)
+        check("verify tree exit (a rank warning only)", p.returncode == 0, p.stderr)
         report = json.loads(p.stdout)
         rank_findings = [(r["summary"]["file"], f) for r in report["reports"] for f in r["findings"] if f["kind"] == "rank"]
         check("one rank finding", len(rank_findings) == 1, rank_findings)
@@ -60,13 +60,14 @@ def main():
             file, f = rank_findings[0]
             check("on the diverging rank", file == bad, file)
             check("at the first diverging entry", f["entry"] == list(doc["data"])[3] and f["expected"] == dropped, f)
+            check("a warning", f["severity"] == "warning", f)
         for k in range(3):
             p = verify("--shard", f"{k}/3", "--batch-report", os.path.join(work, f"s{k}.json"))
             check(f"shard {k} ran", p.returncode in (0, 1), p.stderr)
         merged = os.path.join(work, "merged.json")
         p = subprocess.run([msdump, "report", "merge", *[os.path.join(work, f"s{k}.json") for k in range(3)], "-o", merged],
                            capture_output=True, text=True)
-        check("merge exit (findings)", p.returncode == 1, p.stderr)
+        check("merge exit (warnings only)", p.returncode == 0, p.stderr)
         check("merged shards == unsharded run", open(merged, "rb").read() == open(whole, "rb").read())
 
         # convert: one broken capture among good ones

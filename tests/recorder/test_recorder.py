@@ -11,6 +11,7 @@ import sys
 import tempfile
 import textwrap
 import unittest
+import zlib
 
 import torch
 import torch.nn.functional as F
@@ -294,6 +295,55 @@ def _leaves(value, path):
     elif isinstance(value, list):
         for i, v in enumerate(value):
             yield from _leaves(v, f"{path}.{i}")
+
+
+class Distributed(unittest.TestCase):
+    """torch.distributed (gloo, two ranks): msprobe's Distributed family rules, converted and
+    verified."""
+
+    def test_two_ranks(self):
+        worker = os.path.join(HERE, "run_distributed_worker.py")
+        with tempfile.TemporaryDirectory() as tmp:
+            cap, out = os.path.join(tmp, "cap"), os.path.join(tmp, "out")
+            procs = [subprocess.Popen([sys.executable, worker, cap, os.path.join(tmp, "init"), str(r), "2"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                     for r in range(2)]
+            for p in procs:
+                self.assertEqual(p.wait(timeout=120), 0, p.stdout.read())
+            self.assertEqual(sorted(os.listdir(os.path.join(cap, "step0"))), ["rank0", "rank1"])
+            r = run("-q", "convert", cap, "-o", out, "--task", "statistics")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            v = run("verify", out)
+            self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+            dumps = []
+            for rank in range(2):
+                with open(os.path.join(out, "step0", f"rank{rank}", "dump.json"), encoding="utf-8") as f:
+                    dumps.append(json.load(f)["data"])
+        r0, r1 = dumps
+        # the output is the arguments after the op
+        self.assertEqual(r0["Distributed.all_reduce.0.forward"]["input_args"][0]["Max"], 1.0)
+        self.assertEqual(r0["Distributed.all_reduce.0.forward"]["output"][0]["Max"], 3.0)
+        # async: the output recorded again once wait() returned
+        self.assertEqual(r0["Distributed.all_reduce.1.forward"]["output"][0]["Max"], 2.0)
+        self.assertEqual(r0["Distributed.all_reduce.1.forward"]["input_kwargs"]["op"]["type"],
+                         "torch.distributed.ReduceOp")
+        # ignore rules: receive buffers among the inputs, isend's tensor among the outputs
+        gather = r1["Distributed.all_gather.0.forward"]
+        self.assertIsNone(gather["input_args"][0])
+        self.assertEqual([t["Max"] for t in gather["output"][0]], [10.0, 11.0])
+        self.assertIsNone(r1["Distributed.irecv.0.forward"]["input_args"][0])
+        self.assertEqual(r1["Distributed.irecv.0.forward"]["output"][0]["Max"], 42.0)
+        self.assertIsNone(r0["Distributed.isend.0.forward"]["output"][0])
+        self.assertEqual(r0["Distributed.isend.0.forward"]["input_args"][0]["Max"], 42.0)
+        self.assertIsNone(r0["Distributed.gather.0.forward"]["input_args"][1])
+        group = r0["Distributed.broadcast.0.forward"]["input_kwargs"]["group"]
+        self.assertEqual(group, {"type": "torch.ProcessGroup", "group_ranks": [0, 1],
+                                 "group_id": f"{zlib.crc32(b'[0, 1]'):08x}"})
+        ops = r1["Distributed.batch_isend_irecv.0.forward"]["output"][0]
+        self.assertEqual([o["class_type"] for o in ops], ["torch.distributed.P2POp"] * 2)
+        self.assertEqual([o["op"] for o in ops], ["isend", "irecv"])
+        self.assertEqual(ops[1]["tensor"]["Max"], 100.0)     # received from rank 0, after wait
+        self.assertEqual((ops[0]["peer"], ops[0]["tag"]), (0, 0))
 
 
 class RawWrites(unittest.TestCase):
