@@ -25,6 +25,12 @@ version bump. So does any in-place API call the API hooks see (`.data.mul_()` in
 """
 import weakref
 
+import torch
+
+_STRIDED = torch.strided
+_TensorBase = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase
+_stride = _TensorBase.stride      # Tensor.stride is in the API set: its wrapper is not needed here
+
 FORWARD, BACKWARD = 0, 1
 
 
@@ -41,7 +47,12 @@ class CopyCache:
             self._phase = phase
         if tensor.grad_fn is None and (phase == FORWARD or tensor.requires_grad):
             return None, None
-        key = (tensor.data_ptr(), tensor.dtype, tensor.shape, tensor.stride())
+        if tensor.layout is not _STRIDED or tensor.is_meta:
+            return None, None     # sparse, meta: no storage to compare (and no bytes to copy)
+        try:
+            key = (tensor.data_ptr(), tensor.dtype, tensor.shape, _stride(tensor))
+        except RuntimeError:      # a tensor subclass without storage (fake tensors)
+            return None, None
         hit = self._entries.get(key)
         if hit is not None and hit[0]() is not None and tensor._version == hit[1]:
             return key, hit[2]

@@ -265,6 +265,16 @@ class CopyReuse(unittest.TestCase):
         self.assertEqual((array["type"], array["Max"]), ("numpy.ndarray", 3.0))
         self.assertAlmostEqual(array["Norm"], 3 * 8 ** 0.5, places=5)
 
+    def test_tensors_without_storage(self):
+        # sparse and meta results of graph ops: neither copied nor looked up
+        i, v = torch.tensor([[0, 1], [1, 0]]), torch.tensor([1.0, 2.0], requires_grad=True)
+
+        def fn():
+            torch.sparse_coo_tensor(i, v, (2, 2)) * 2
+            torch.empty(3, device="meta", requires_grad=True) * 2
+        _, data = self.record(fn)
+        self.assertEqual(data["Tensor.__mul__.1.forward"]["output"][0]["Max"], None)
+
     def test_buffers_are_copied_every_time(self):
         bn = torch.nn.BatchNorm1d(4)     # running statistics: updated in place by the kernel
         x = torch.randn(16, 4) + 5
