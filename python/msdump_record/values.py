@@ -137,15 +137,15 @@ class _Backward:
 def _host_copy(tensor, pool, wake=None):
     """The tensor's logical contents as a C-contiguous host tensor (None if impossible); large
     ones in a pooled buffer (uint8), small ones a plain contiguous clone (one call)."""
-    t = tensor.detach()
+    t = tensor.detach() if tensor.requires_grad else tensor   # copies are not in the graph
     if t.is_quantized or t.layout is not torch.strided or t.is_meta:
         return None
     nbytes = t.numel() * t.element_size()
     if nbytes < pool.MIN_BYTES and t.is_cpu:
-        return t.clone(memory_format=torch.contiguous_format)
+        return _clone(t, memory_format=torch.contiguous_format)
     buf = pool.get(nbytes, wake)
     try:
-        buf.view(t.dtype).view(t.shape).copy_(t)
+        _copy(_view(_view(buf, t.dtype), t.shape), t)
     except RuntimeError:
         pool.put(buf)
         return None
@@ -155,6 +155,7 @@ def _host_copy(tensor, pool, wake=None):
 # the tensor methods the writer thread calls, unwrapped (the API wrappers would only pass them on)
 _TensorBase = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase
 _reshape, _numpy, data_ptr = _TensorBase.reshape, _TensorBase.numpy, _TensorBase.data_ptr
+_clone, _copy, _view = _TensorBase.clone, _TensorBase.copy_, _TensorBase.view
 
 
 def host_bytes(buf):
