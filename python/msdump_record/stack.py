@@ -5,15 +5,16 @@ import os
 import sys
 
 _OWN_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
-_frame_text = {}   # (code, lineno) -> the frame's string, or None for own / source-less frames
+_frame_text = {}   # (code, instruction offset) -> the frame's string, or None for own / source-less
+                   # frames (the offset, unlike f_lineno, is read without decoding the line table)
 _stack_json = {}   # a stack's frames -> their JSON text (a program has few distinct stacks)
 _MAX_STACKS = 100_000
 _encode = json.JSONEncoder(ensure_ascii=False).encode
 
 
-def _text(code, lineno):
-    key = (code, lineno)
-    line = linecache.getline(code.co_filename, lineno).strip()
+def _text(key, lineno):
+    code = key[0]
+    line = linecache.getline(code.co_filename, lineno).strip() if lineno else ""
     if not line or os.path.abspath(code.co_filename).startswith(_OWN_DIR):
         s = None
     else:
@@ -28,10 +29,10 @@ def call_stack_from(f):
     frames = []
     get = _frame_text.get
     while f is not None:
-        code, lineno = f.f_code, f.f_lineno
-        s = get((code, lineno), 0)
+        key = (f.f_code, f.f_lasti)
+        s = get(key, 0)
         if s == 0:
-            s = _text(code, lineno)
+            s = _text(key, f.f_lineno)
         if s is not None:
             frames.append(s)
         f = f.f_back
