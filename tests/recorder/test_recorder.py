@@ -315,8 +315,9 @@ class Distributed(unittest.TestCase):
         worker = os.path.join(HERE, "run_distributed_worker.py")
         with tempfile.TemporaryDirectory() as tmp:
             cap, out = os.path.join(tmp, "cap"), os.path.join(tmp, "out")
+            env = dict(os.environ, GLOO_SOCKET_IFNAME="lo")   # loopback, whatever the host name resolves to
             procs = [subprocess.Popen([sys.executable, worker, cap, os.path.join(tmp, "init"), str(r), "2"],
-                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
                      for r in range(2)]
             for p in procs:
                 self.assertEqual(p.wait(timeout=120), 0, p.stdout.read())
