@@ -91,15 +91,14 @@ class ApiHooks:
                     return orig(*args, **kwargs)
                 finally:
                     ts.depth -= 1
-            if dist is not None:
-                return self._call_distributed(ts, key, dist, orig, args, kwargs)
-            return self._call(ts, key, orig, dropout, args, kwargs)
+            return self._call(ts, key, orig, dropout, dist, args, kwargs)
         try:
             return functools.wraps(orig)(wrapper)
         except AttributeError:
             return wrapper
 
-    def _call(self, ts, key, orig, dropout, args, kwargs):
+    def _call(self, ts, key, orig, dropout, dist, args, kwargs):
+        """One recorded call: its inputs, the original, its outputs; the counter advances after."""
         rec = self.rec
         st = rec.state
         n = st.api_counts.get(key, 0)
@@ -108,17 +107,23 @@ class ApiHooks:
         try:
             ts.inner = True
             try:
-                rec.emit_inputs(name, {"input_args": to_value(args, rec.sink),
-                                       "input_kwargs": to_value(kwargs, rec.sink)})
+                if dist is None:
+                    rec.emit_inputs(name, {"input_args": to_value(args, rec.sink),
+                                           "input_kwargs": to_value(kwargs, rec.sink)})
+                else:
+                    rec.emit_inputs(name, distributed.inputs(dist, args, kwargs, self._value))
             finally:
                 ts.inner = False
             out = orig(*args, **kwargs)
             ts.inner = True
             try:
-                if not (dropout and _dropout_p(args, kwargs) == 0):
-                    self._hook_backward(st, f"{key}{n}.backward", out)
-                rec.update_construct(name)
-                rec.emit_data(name, {"output": output_value(out, rec.sink)})
+                if dist is None:
+                    if not (dropout and _dropout_p(args, kwargs) == 0):
+                        self._hook_backward(st, f"{key}{n}.backward", out)
+                    rec.update_construct(name)
+                    rec.emit_data(name, {"output": output_value(out, rec.sink)})
+                else:
+                    self._distributed_output(st, name, dist, args, kwargs, out)
             finally:
                 ts.inner = False
             st.api_counts[key] = n + 1
@@ -126,40 +131,21 @@ class ApiHooks:
         finally:
             ts.depth = 0
 
-    def _call_distributed(self, ts, key, api, orig, args, kwargs):
-        """A Distributed.* call (distributed.py): no backward, the arguments as output, and the
-        output again when an async op's Work.wait() returns."""
-        rec = self.rec
-        st = rec.state
-        n = st.api_counts.get(key, 0)
-        name = f"{key}{n}.forward"
+    def _value(self, v, key):
+        return to_value(v, self.rec.sink, key, 1)
 
-        def value(v, k):
-            return to_value(v, rec.sink, k, 1)
+    def _distributed_output(self, st, name, api, args, kwargs, out):
+        """A Distributed.* call's output (distributed.py): its arguments after the op, and again
+        when an async op's Work.wait() returns; no backward."""
+        rec = self.rec
 
         def collect_output():
             rec.update_construct(name)
-            rec.emit_data(name, {"output": distributed.output(api, args, kwargs, value)})
-        ts.depth = 1
-        try:
-            ts.inner = True
-            try:
-                rec.emit_inputs(name, distributed.inputs(api, args, kwargs, value))
-            finally:
-                ts.inner = False
-            out = orig(*args, **kwargs)
-            ts.inner = True
-            try:
-                collect_output()
-                if distributed.is_async(api, kwargs):
-                    for work in distributed.works(out):
-                        self.waits.watch(work, lambda: self._after_wait(st, collect_output))
-            finally:
-                ts.inner = False
-            st.api_counts[key] = n + 1
-            return out
-        finally:
-            ts.depth = 0
+            rec.emit_data(name, {"output": distributed.output(api, args, kwargs, self._value)})
+        collect_output()
+        if distributed.is_async(api, kwargs):
+            for work in distributed.works(out):
+                self.waits.watch(work, lambda: self._after_wait(st, collect_output))
 
     def _after_wait(self, st, collect_output):
         rec, ts = self.rec, thread_state()

@@ -185,19 +185,18 @@ class CopyReuse(unittest.TestCase):
     between, tracked or not, gives a fresh copy of the new values (the statistics msprobe would
     compute from the live tensor)."""
 
-    def record(self, fn, level="L1"):
+    def record(self, fn, level="L1", model=None):
+        """(blob offset per (entry, leaf path), the converted dump's data) of fn() recorded."""
         with tempfile.TemporaryDirectory() as tmp:
             cap, out = os.path.join(tmp, "cap"), os.path.join(tmp, "out")
             rec = Recorder(cap, level, rank=0)
-            rec.start()
+            rec.start(model)
             fn()
             rec.stop()
             rec.close()
-            sources = {}
-            for e in trace_lines(cap)[1:]:
-                if e["kind"] == "data":
-                    for key, leaf in _tensor_leaves(e):
-                        sources[(e["name"], key)] = leaf["source"]["offset"]
+            sources = {(e["name"], key): leaf["source"]["offset"]
+                       for e in trace_lines(cap)[1:] if e["kind"] == "data"
+                       for key, leaf in _tensor_leaves(e)}
             r = run("-q", "convert", cap, "-o", out, "--task", "statistics", "--risk-level", "ALL")
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(os.path.join(out, "step0", "rank0", "dump.json"), encoding="utf-8") as f:
@@ -220,17 +219,7 @@ class CopyReuse(unittest.TestCase):
         # and that module's first API input are one copy
         net = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.ReLU())
         x = torch.randn(4, 8, requires_grad=True)
-        with tempfile.TemporaryDirectory() as tmp:
-            rec = Recorder(tmp, "mix", rank=0)
-            rec.start(net)
-            net(x).sum().backward()
-            rec.stop()
-            rec.close()
-            sources = {}
-            for e in trace_lines(tmp)[1:]:
-                if e["kind"] == "data":
-                    for key, leaf in _tensor_leaves(e):
-                        sources[(e["name"], key)] = leaf["source"]["offset"]
+        sources, _ = self.record(lambda: net(x).sum().backward(), "mix", net)
         linear_out = sources[("Module.0.Linear.forward.0", "output.0")]
         self.assertEqual(sources[("Functional.linear.0.forward", "output.0")], linear_out)
         self.assertEqual(sources[("Module.1.ReLU.forward.0", "input_args.0")], linear_out)
