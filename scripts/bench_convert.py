@@ -91,8 +91,8 @@ class Gen:
         r = self.rnd
         mod = f"Module.blocks.{i}.mlp.Linear"
         mfwd = f"{mod}.forward.0"
-        frames = ('["File /home/user/train.py, line %d, in forward, \\n return self.mlp(x)", '
-                  '"File /home/user/train.py, line 88, in <module>, \\n loss = model(batch)"]' % (40 + i % 50))
+        frames = ('["File train.py, line %d, in forward, \\n return self.mlp(x)", '
+                  '"File train.py, line 88, in <module>, \\n loss = model(batch)"]' % (40 + i % 50))
         out.append('{"kind": "stack", "name": "%s", "frames": %s}' % (mfwd, frames))
         out.append('{"kind": "construct", "name": "%s", "parent": null}' % mfwd)
         out.append('{"kind": "data", "name": "%s", "input_args": [%s], "input_kwargs": {}}'

@@ -20,12 +20,17 @@ namespace msdump::pyjson { class JsonWriter; }
 
 namespace msdump::convert {
 
-struct LeafContext {
+// What a leaf is read from and written as: decided once per input (the Plan is one) and all a
+// leaf needs of that decision.
+struct LeafForm {
   InputKind input_kind = InputKind::capture;
   Framework framework = Framework::pytorch;
   Profile profile = Profile::current;
   Task task = Task::statistics;
   SummaryMode summary_mode = SummaryMode::statistics;
+};
+
+struct LeafContext : LeafForm {
   Precision precision = Precision::low;
   std::string source_dir;   // capture: the trace's directory; dump: its dump_tensor_data/
   std::string tensor_out;   // OUT/dump_tensor_data (task tensor)

@@ -85,7 +85,7 @@ Result<Plan> make_plan(const ConvertOptions& o, InputKind kind, Framework framew
                        Task input_task, SummaryMode input_mode, Profile detected_profile,
                        std::optional<RiskLevel> recorded_risk) {
   Plan p;
-  p.kind = kind;
+  p.input_kind = kind;
   p.framework = framework;
   p.input_level = input_level;
   p.level = o.level.value_or(input_level);
@@ -118,11 +118,7 @@ Result<Plan> make_plan(const ConvertOptions& o, InputKind kind, Framework framew
 LeafContext leaf_context(const Plan& plan, const ConvertOptions& o, const std::string& out, std::string source_dir,
                          std::string input_file) {
   LeafContext c;
-  c.input_kind = plan.kind;
-  c.framework = plan.framework;
-  c.profile = plan.profile;
-  c.task = plan.task;
-  c.summary_mode = plan.summary_mode;
+  static_cast<LeafForm&>(c) = plan;
   c.precision = o.precision;
   c.source_dir = std::move(source_dir);
   c.tensor_out = join_path(out, "dump_tensor_data");

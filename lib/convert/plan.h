@@ -18,14 +18,9 @@
 
 namespace msdump::convert {
 
-struct Plan {
-  InputKind kind = InputKind::capture;
-  Framework framework = Framework::pytorch;
-  Profile profile = Profile::current;
+struct Plan : LeafForm {
   Level input_level = Level::mix;
   Level level = Level::mix;
-  Task task = Task::statistics;
-  SummaryMode summary_mode = SummaryMode::statistics;
   DataMode data_mode;
   std::vector<std::string> list;
   ScopeFilter scope;
