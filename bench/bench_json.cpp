@@ -105,18 +105,7 @@ std::size_t stream(const ByteSource& source, bool rewrite, std::string_view expe
     if (!*more) break;
     if (!rewrite) continue;
     const double t0 = now();
-    switch (ev.type) {
-      case DumpEvent::Type::member:
-      case DumpEvent::Type::entry:
-        w.key(ev.key);
-        w.write(ev.value);
-        break;
-      case DumpEvent::Type::data_begin:
-        w.key(ev.key);
-        w.begin_object();
-        break;
-      case DumpEvent::Type::data_end: w.end_object(); break;
-    }
+    write_event(w, ev);
     w.flush();
     if (out.size() >= (std::size_t{8} << 20)) drain();
     write_seconds += now() - t0;

@@ -1,5 +1,7 @@
 #include "pyjson/dump_json_stream.h"
 
+#include "pyjson/json_writer.h"
+
 namespace msdump::pyjson {
 
 namespace {
@@ -193,6 +195,21 @@ DumpJsonStream::Step DumpJsonStream::entry(DumpEvent& event) {
   event.type = DumpEvent::Type::entry;
   m_state = State::data_next;
   return expect_value_end();
+}
+
+void write_event(JsonWriter& w, const DumpEvent& event) {
+  switch (event.type) {
+    case DumpEvent::Type::member:
+    case DumpEvent::Type::entry:
+      w.key(event.key);
+      w.write(event.value);
+      break;
+    case DumpEvent::Type::data_begin:
+      w.key(event.key);
+      w.begin_object();
+      break;
+    case DumpEvent::Type::data_end: w.end_object(); break;
+  }
 }
 
 }  // namespace msdump::pyjson

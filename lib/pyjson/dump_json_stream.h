@@ -71,6 +71,12 @@ struct DumpEvent {
   TextPosition raw_position;
 };
 
+class JsonWriter;
+
+// Writes an event (read without raw_entries) back through `w`, inside the top-level object the
+// caller began: replaying a whole stream this way rewrites the document.
+void write_event(JsonWriter& w, const DumpEvent& event);
+
 class DumpJsonStream {
  public:
   explicit DumpJsonStream(const ByteSource& source, DumpStreamOptions options = {});

@@ -45,21 +45,7 @@ std::string stream_rewrite(const ByteSource& source, std::size_t buffer_bytes) {
     auto more = stream.next(ev);
     REQUIRE_MESSAGE(more, (more ? "" : more.error().message));
     if (!*more) break;
-    switch (ev.type) {
-      case DumpEvent::Type::member:
-        w.key(ev.key);
-        w.write(ev.value);
-        break;
-      case DumpEvent::Type::data_begin:
-        w.key(ev.key);
-        w.begin_object();
-        break;
-      case DumpEvent::Type::entry:
-        w.key(ev.key);
-        w.write(ev.value);
-        break;
-      case DumpEvent::Type::data_end: w.end_object(); break;
-    }
+    write_event(w, ev);
   }
   w.end_object();
   REQUIRE(w.finish());

@@ -19,20 +19,10 @@ namespace {
 
 
 void check_identical(const Moments& a, const Moments& b, bool abs_sum) {
-  CHECK(a.count == b.count);
-  CHECK(a.has_nan == b.has_nan);
-  CHECK(testing::same_double(a.max, b.max));
-  CHECK(testing::same_double(a.min, b.min));
-  CHECK(a.max_int == b.max_int);
-  CHECK(a.min_int == b.min_int);
-  CHECK(a.max_uint == b.max_uint);
-  CHECK(a.min_uint == b.min_uint);
-  CHECK(a.any == b.any);
-  CHECK(a.all == b.all);
+  testing::check_exact_fields(a, b);
   CHECK(testing::same_double(a.sum, b.sum));
   CHECK(testing::same_double(a.sum_sq, b.sum_sq));
   if (abs_sum) CHECK(testing::same_double(a.sum_abs, b.sum_abs));
-  CHECK(a.crc32 == b.crc32);
 }
 
 // The moments of `bytes` one-shot and through an Accumulator fed in uneven chunks.

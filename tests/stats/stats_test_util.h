@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 #include "core/dtype.h"
 #include "stats/accumulator.h"
 #include "stats/float_convert.h"
@@ -100,6 +102,22 @@ inline bool close(double a, double b, double scale, double rel = 1e-12) {
   if (same_double(a, b) || a == b) return true;
   if (!std::isfinite(a) || !std::isfinite(b)) return false;
   return std::fabs(a - b) <= rel * scale;
+}
+
+// The Moments fields every way of computing them must agree on exactly: counts, extremes,
+// flags and the CRC (sums may differ with the summation order; callers check those).
+inline void check_exact_fields(const Moments& a, const Moments& b) {
+  CHECK(a.count == b.count);
+  CHECK(a.has_nan == b.has_nan);
+  CHECK(same_double(a.max, b.max));
+  CHECK(same_double(a.min, b.min));
+  CHECK(a.max_int == b.max_int);
+  CHECK(a.min_int == b.min_int);
+  CHECK(a.max_uint == b.max_uint);
+  CHECK(a.min_uint == b.min_uint);
+  CHECK(a.any == b.any);
+  CHECK(a.all == b.all);
+  CHECK(a.crc32 == b.crc32);
 }
 
 }  // namespace msdump::stats::testing
