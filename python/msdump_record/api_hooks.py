@@ -39,12 +39,26 @@ def _dropout_p(args, kwargs):
     return args[1] if len(args) > 1 else kwargs.get("p", 0.5)
 
 
+_installed = []   # the ApiHooks whose wrappers are on the namespaces (at most one)
+
+
+def _take_over(hooks):
+    """Makes way for `hooks`: another recorder's idle wrappers come off; a recording one stays
+    and this is an error (msprobe's debugger is one per process)."""
+    for other in list(_installed):
+        if other is not hooks:
+            if other.rec.running:
+                raise RuntimeError("msdump_record: another Recorder is recording; stop() it first")
+            other.uninstall()
+
+
 class ApiHooks:
     """The wrappers, built once; install() puts them on the namespace objects, uninstall() puts
-    the originals back."""
+    the originals back. One recorder's wrappers are installed at a time."""
 
     def __init__(self, rec):
         self.rec = rec
+        _take_over(self)   # the originals are read below: no other recorder's wrappers in place
         self.targets = []
         made = {}   # one wrapper per (key, original): an API on two namespaces stays one object
         for prefix, key, owner, attr, orig in wrap_targets():
@@ -61,10 +75,12 @@ class ApiHooks:
 
     def install(self):
         if not self.installed:
+            _take_over(self)
             for owner, attr, _, _, wrapper in self.targets:
                 setattr(owner, attr, wrapper)
             self.waits.install()
             self.installed = True
+            _installed.append(self)
 
     def uninstall(self):
         if self.installed:
@@ -75,6 +91,7 @@ class ApiHooks:
                 else:
                     delattr(owner, attr)
             self.installed = False
+            _installed.remove(self)
 
     def _wrapper(self, key, orig, dropout, in_place, dist=None):
         rec = self.rec

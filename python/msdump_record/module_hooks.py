@@ -1,4 +1,6 @@
 """Module hooks (levels L0 and mix): forward entries, module backward and parameters_grad."""
+import weakref
+
 import torch
 from torch.utils.hooks import BackwardHook
 
@@ -78,11 +80,16 @@ def hook_grad_tensors(value, setup, sink=None):
 class ModuleHooks:
     def __init__(self, rec, models):
         self.rec = rec
+        self.models = tuple(weakref.ref(m) for m in (models if isinstance(models, (list, tuple)) else [models]))
         self.handles = []
         self.calls = {}        # id(module) -> stack of (name, BackwardHook) of running forwards
         self.param_hooks = {}  # "<prefix><param>" -> (AccumulateGrad node, handle)
         for prefix, module in module_prefixes(models):
             self._register(prefix, module)
+
+    def hooks(self, models):
+        """Whether these hooks are those of `models` (the same objects, still alive)."""
+        return len(models) == len(self.models) and all(r() is m for r, m in zip(self.models, models))
 
     def remove(self):
         for h in self.handles:

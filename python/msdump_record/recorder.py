@@ -1,6 +1,7 @@
 """Recorder: msprobe's PrecisionDebugger start/stop/step, writing a capture instead of a dump."""
 import atexit
 import os
+import weakref
 
 import torch
 
@@ -16,8 +17,26 @@ LEVELS = ("L0", "L1", "mix")
 BLOB_NAME = "blob.bin"
 
 
+_RECORDERS = weakref.WeakSet()
+
+
+def _disable_in_child():
+    """A forked child (a DataLoader worker) records nothing: the writer thread stayed behind."""
+    for rec in list(_RECORDERS):
+        rec.running = False
+        rec._forked = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_disable_in_child)
+
+
 class Recorder:
-    """Records the hooked calls between start() and stop() into <dir>/step<N>/rank<R>/."""
+    """Records the hooked calls between start() and stop() into <dir>/step<N>/rank<R>/.
+
+    As with msprobe, hooks stay in place from the first start() on (module hooks per model
+    object, API wrappers once) and do nothing while not running; close() removes them.
+    """
 
     def __init__(self, dump_dir, level="mix", rank=None, max_queue_bytes=256 << 20, init_step=0):
         if level not in LEVELS:
@@ -32,14 +51,15 @@ class Recorder:
         self.sink = None
         self.writer = BlobWriter(max_queue_bytes)
         self._pool = BufferPool(max_queue_bytes)
-        self._modules = None
+        self._modules = []          # ModuleHooks of each hooked model, in hooking order
         self._apis = None
-        self._hooked_models = None
+        self._forked = False
+        _RECORDERS.add(self)
         atexit.register(self.close)
 
     # ---- public API ----
     def start(self, model=None):
-        if self.running:
+        if self.running or self._forked:
             return
         if not self._rank_known:     # decided once, at the first start()
             self.rank = distributed.current_rank()
@@ -47,7 +67,7 @@ class Recorder:
         if self.sink is None:
             self._open_step()
         if self.level in ("L0", "mix") and model is not None:
-            self._modules = ModuleHooks(self, model)
+            self._hook_model(model)
         if self.level in ("L1", "mix"):
             if self._apis is None:
                 self._apis = ApiHooks(self)
@@ -57,16 +77,13 @@ class Recorder:
     def stop(self):
         self.running = False
         self.writer.kick()
-        if self._modules is not None:
-            self._modules.remove()
-            self._modules = None
-        if self._apis is not None:
-            self._apis.uninstall()
 
     def step(self):
         self.stop()
         if self._apis is not None:
             self._apis.waits.clear()   # async handles not waited for in their step
+        for hooks in self._modules:
+            hooks.calls.clear()        # forwards that never returned (an exception)
         if self.sink is not None:
             self.writer.close_files()
             self.sink = None
@@ -74,12 +91,19 @@ class Recorder:
         self.loop += 1
 
     def close(self):
-        """Ends the current step, waits until every queued byte is written and takes the API
-        wrappers off for good."""
+        """Ends the current step, removes the module hooks and API wrappers and waits until
+        every queued byte is written. A later start() hooks again."""
+        if self._forked:
+            return
         if self.sink is not None or self.running:
             self.step()
+        for hooks in self._modules:
+            hooks.remove()
+        self._modules = []
+        if self._apis is not None:
+            self._apis.uninstall()
+            self._apis = None
         self.writer.sync()
-        self._apis = None
 
     # ---- used by the hooks ----
     def emit_inputs(self, name, sections):
@@ -106,6 +130,12 @@ class Recorder:
         st.pending_nodes.clear()
 
     # ---- internals ----
+    def _hook_model(self, model):
+        """Module hooks for a model object not hooked yet (msprobe: once per object)."""
+        models = tuple(model) if isinstance(model, (list, tuple)) else (model,)
+        if not any(hooks.hooks(models) for hooks in self._modules):
+            self._modules.append(ModuleHooks(self, model))
+
     def _open_step(self):
         rank_dir = f"rank{self.rank}" if self.rank is not None else f"proc{os.getpid()}"
         step_dir = os.path.join(self.dir, f"step{self.loop}", rank_dir)

@@ -53,24 +53,74 @@ class Transparency(unittest.TestCase):
                 for name in d1:
                     self.assertTrue(torch.equal(d1[name], d2[name]), f"{level}: {name} differs")
 
-    def test_hooks_removed_on_stop(self):
+    def hook_state(self, model):
+        return ({n: (dict(m._forward_pre_hooks), dict(m._forward_hooks)) for n, m in model.named_modules()},
+                (F.linear, torch.matmul, torch.Tensor.add_, torch.Tensor.__add__, torch._VF.lstm),
+                "__add__" in torch.Tensor.__dict__, "lstm" in torch._VF.__dict__)
+
+    def test_hooks_inert_after_stop_and_removed_on_close(self):
+        """msprobe's lifecycle: hooks stay from the first start() on and do nothing while not
+        running (no event, same results); close() puts every original back."""
         model = test_model.fresh_model()
-        before = {n: (dict(m._forward_pre_hooks), dict(m._forward_hooks)) for n, m in model.named_modules()}
-        originals = (F.linear, torch.matmul, torch.Tensor.add_, torch.Tensor.__add__, torch._VF.lstm)
-        had_add = "__add__" in torch.Tensor.__dict__
+        before = self.hook_state(model)
+        x = test_model.make_batches(1)[0][0]
+        plain = model(x)[0]
         with tempfile.TemporaryDirectory() as tmp:
             rec = Recorder(tmp, "mix", rank=0)
             rec.start(model)
-            self.assertIsNot(F.linear, originals[0])
-            model(test_model.make_batches(1)[0][0])
+            self.assertIsNot(F.linear, before[1][0])
+            model(x)
             rec.stop()
-            after = {n: (dict(m._forward_pre_hooks), dict(m._forward_hooks)) for n, m in model.named_modules()}
-            self.assertEqual(before, after)
-            self.assertEqual((F.linear, torch.matmul, torch.Tensor.add_, torch.Tensor.__add__, torch._VF.lstm),
-                             originals)
-            self.assertEqual("__add__" in torch.Tensor.__dict__, had_add)
-            self.assertNotIn("lstm", torch._VF.__dict__)
+            lines = len(trace_lines_after_sync(rec, tmp))
+            idle = model(x)[0]
+            self.assertTrue(torch.equal(idle, plain))
+            torch.matmul(idle, idle.transpose(-1, -2))
+            self.assertEqual(len(trace_lines_after_sync(rec, tmp)), lines, "recorded while stopped")
+            rec.step()
+            rec.start(model)     # the same model object: hooked once
+            self.assertEqual(len(rec._modules), 1)
+            rec.stop()
             rec.close()
+            self.assertEqual(self.hook_state(model), before)
+
+    def test_second_recorder_takes_over_idle_wrappers(self):
+        before = self.hook_state(test_model.fresh_model())[1]
+        with tempfile.TemporaryDirectory() as tmp:
+            a = Recorder(os.path.join(tmp, "a"), "L1", rank=0)
+            b = Recorder(os.path.join(tmp, "b"), "L1", rank=0)
+            a.start()
+            with self.assertRaises(RuntimeError):
+                b.start()        # a is recording
+            a.stop()
+            b.start()            # a is idle: its wrappers come off, b's go on
+            torch.matmul(torch.ones(2, 2), torch.ones(2, 2))
+            b.stop()
+            a.close()            # leaves b's wrappers alone
+            self.assertIsNot(torch.matmul, before[1])
+            b.close()
+            self.assertEqual(self.hook_state(test_model.fresh_model())[1], before)
+            names = [e["name"] for e in trace_lines(os.path.join(tmp, "b"))[1:] if e["kind"] == "data"]
+            self.assertEqual(names, ["Torch.matmul.0.forward"] * 2)
+
+    @unittest.skipUnless(hasattr(os, "fork"), "needs fork")
+    def test_forked_child_records_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "L1", rank=0)
+            rec.start()
+            pid = os.fork()
+            if pid == 0:     # a DataLoader worker forked while recording
+                ok = not rec.running and torch.equal(torch.add(torch.ones(2), 1), torch.full((2,), 2.0))
+                os._exit(0 if ok else 1)
+            _, status = os.waitpid(pid, 0)
+            self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+            self.assertTrue(rec.running)
+            rec.stop()
+            rec.close()
+
+
+def trace_lines_after_sync(rec, capture):
+    rec.writer.sync()
+    return trace_lines(capture)
 
 
 class Exceptions(unittest.TestCase):
