@@ -9,10 +9,11 @@ the same bytes.
     /usr/bin/python3 scripts/bench_record.py [--steps 20] [--rounds 5] [--warmup 3] [--threads 1]
     (--rounds, --warmup: of the blob benchmark)
 
-The configurations take turns step by step (2 warm-up steps each); medians and minima of the
-step times are reported, and the mean CPU time per step of the whole process (the recorder's
-writer thread included; on a shared machine the steadiest of the three), overhead =
-configuration - none.
+Each configuration runs in a process of its own (hooks installed once, as in training); they
+take turns step by step (2 warm-up steps each); medians and minima of the step times are
+reported, and the mean CPU time per step of the configuration's process (the recorder's writer
+thread included; on a shared machine the steadiest of the three), overhead = configuration -
+none.
 """
 import argparse
 import inspect
@@ -20,6 +21,7 @@ import json
 import os
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -158,38 +160,66 @@ def one_step(model, opt, tokens, target, hook):
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def bench_steps(args, tmp):
-    """Every configuration has its own copy of the model; the configurations take turns step by
-    step (the order rotating), so load changes on a shared machine hit all of them alike."""
-    configs = ["none", "record L0", "record L1", "record mix", "stats L1", "stats mix"]
+def run_worker(config, steps, threads, tmp, cpu):
+    """One configuration in a process of its own (as in training: one recorder per process, its
+    hooks installed once): a step per line read from stdin, "wall CPU" written back; at the end
+    the recorder's close (what the writer still had queued: its CPU time is charged to the
+    steps). Called right from main(), so the hooks see the stack depth of a plain script. The
+    training thread runs on `cpu` in every configuration: on a VM the CPUs differ in speed from
+    moment to moment, and a process tends to stay where it was placed."""
+    torch.set_num_threads(threads)
     gen = torch.Generator().manual_seed(0)
     batches = [(torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen),
-                torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen)) for _ in range(args.steps + 2)]
+                torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen)) for _ in range(steps)]
+    torch.manual_seed(0)
+    model = Model()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    hook = None
+    if config != "none":
+        kind, level = config.split()
+        hook = (Recorder if kind == "record" else StatsHook)(os.path.join(tmp, config.replace(" ", "_")), level, rank=0)
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {cpu})   # this thread only: the writer thread keeps every CPU
+    for tokens, target in batches:
+        sys.stdin.readline()
+        print(*one_step(model, opt, tokens, target, hook), flush=True)
+    sys.stdin.readline()
+    c0 = time.process_time()
+    if isinstance(hook, Recorder) and not isinstance(hook, StatsHook):
+        hook.close()
+    print(0.0, time.process_time() - c0, flush=True)
+
+
+def bench_steps(args, tmp):
+    """Every configuration runs in a process of its own (this script with --worker) with its own
+    copy of the model; they take turns step by step (the order rotating), so load changes on a
+    shared machine hit all of them alike."""
+    configs = ["none", "record L0", "record L1", "record mix", "stats L1", "stats mix"]
     runs = {}
     for c in configs:
-        torch.manual_seed(0)
-        model = Model()
-        hook = None
-        if c != "none":
-            kind, level = c.split()
-            hook = (Recorder if kind == "record" else StatsHook)(os.path.join(tmp, c.replace(" ", "_")), level, rank=0)
-        runs[c] = (model, torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9), hook, [])
-    for i, (tokens, target) in enumerate(batches):
+        proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", c,
+                                 "--steps", str(args.steps + 2), "--threads", str(args.threads),
+                                 "--dir", tmp, "--cpu", str(args.cpu)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        runs[c] = (proc, [])
+    for i in range(args.steps + 3):   # 2 warm-up steps, the counted ones, then close
         order = configs[i % len(configs):] + configs[:i % len(configs)]
         for c in order:
-            model, opt, hook, times = runs[c]
-            t = one_step(model, opt, tokens, target, hook)
+            proc, times = runs[c]
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+            t = tuple(float(x) for x in proc.stdout.readline().split())
+            if len(t) != 2:
+                sys.exit(f"bench_record: the {c!r} worker failed")
             if i >= 2:
                 times.append(t)
     for c in configs:
-        model, opt, hook, times = runs[c]
-        if isinstance(hook, Recorder) and not isinstance(hook, StatsHook):
-            c0 = time.process_time()
-            hook.close()   # what the writer still had queued: its CPU time is charged to the steps
-            times.append((0.0, time.process_time() - c0))
-    med = {c: statistics.median(t for t, _ in runs[c][3] if t) for c in configs}
-    low = {c: min(t for t, _ in runs[c][3] if t) for c in configs}
-    cpu = {c: sum(u for _, u in runs[c][3]) / args.steps for c in configs}
+        proc = runs[c][0]
+        proc.stdin.close()
+        if proc.wait():
+            sys.exit(f"bench_record: the {c!r} worker exited with {proc.returncode}")
+    med = {c: statistics.median(t for t, _ in runs[c][1] if t) for c in configs}
+    low = {c: min(t for t, _ in runs[c][1] if t) for c in configs}
+    cpu = {c: sum(u for _, u in runs[c][1]) / args.steps for c in configs}
     print(f"model: {LAYERS} TransformerEncoderLayer(d={D_MODEL}, heads={HEADS}, ff={FF}), batch {BATCH}x{SEQ}, "
           f"SGD momentum; torch {torch.__version__}, {torch.get_num_threads()} thread(s); {args.steps} steps each")
     print(f"{'config':<12} {'median ms':>10} {'overhead':>9} {'min ms':>8} {'overhead':>9} {'CPU ms':>8} {'overhead':>9}")
@@ -244,6 +274,10 @@ def bench_blobs(args, tmp):
           f"= {p / q:.2f}x (goal >= 0.8); CPU ms plain {pc * 1e3:.0f}, recorder {qc * 1e3:.0f}")
 
 
+def default_cpu():
+    return min(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=20)
@@ -253,11 +287,18 @@ def main():
     ap.add_argument("--blob-count", type=int, default=32)
     ap.add_argument("--blob-mib", type=int, default=4)
     ap.add_argument("--dir", default=None, help="scratch directory (default: a temporary one)")
+    ap.add_argument("--cpu", type=int, default=default_cpu(),
+                    help="the CPU every configuration's training thread runs on (default: the first allowed)")
+    ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker:
+        return run_worker(args.worker, args.steps, args.threads, args.dir, args.cpu)
     torch.set_num_threads(args.threads)
     tmp = tempfile.mkdtemp(prefix="bench_record_", dir=args.dir)
     try:
-        bench_steps(args, tmp)
+        steps_dir = os.path.join(tmp, "steps")
+        bench_steps(args, steps_dir)
+        shutil.rmtree(steps_dir)   # its dirty pages go without write-back, not during the blobs
         bench_blobs(args, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
