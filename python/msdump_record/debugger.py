@@ -11,6 +11,9 @@ from .recorder import Recorder
 
 
 class PrecisionDebugger:
+    """Its recorder, and with it the API wrappers, exists from construction on, as msprobe's
+    wrappers do; the rank filter is applied at the first start() of a dumped step."""
+
     def __init__(self, config_path=None, task=None, dump_path=None, level=None, step=None,
                  **_ignored):
         config = {}
@@ -21,20 +24,23 @@ class PrecisionDebugger:
         self.level = level or config.get("level") or "L1"
         self.steps = set(step if step is not None else config.get("step") or [])
         self.ranks = set(config.get("rank") or [])
-        self.recorder = None
+        self.recorder = Recorder(self.dump_path, self.level)
+        self._rank_checked = False
         self.loop = 0
 
     def _active(self):
         return not self.steps or self.loop in self.steps
 
     def start(self, model=None, rank_id=None):
-        if self.recorder is None:
-            rank = current_rank(rank_id)
-            if self.ranks and rank not in self.ranks:
+        if self.recorder is None or not self._active():
+            return
+        if not self._rank_checked:
+            self._rank_checked = True
+            if self.ranks and current_rank(rank_id) not in self.ranks:
+                self.recorder.close()    # this rank never records: the wrappers come off
+                self.recorder = None
                 return
-            self.recorder = Recorder(self.dump_path, self.level, rank=rank, init_step=self.loop)
-        if self._active():
-            self.recorder.start(model)
+        self.recorder.start(model, rank_id)
 
     def stop(self):
         if self.recorder is not None:

@@ -34,8 +34,9 @@ if hasattr(os, "register_at_fork"):
 class Recorder:
     """Records the hooked calls between start() and stop() into <dir>/step<N>/rank<R>/.
 
-    As with msprobe, hooks stay in place from the first start() on (module hooks per model
-    object, API wrappers once) and do nothing while not running; close() removes them.
+    As with msprobe, API wrappers (L1, mix) are installed when the recorder is created, module
+    hooks (L0, mix) at the first start() of each model object; all stay in place and do nothing
+    while not running; close() removes them.
     """
 
     def __init__(self, dump_dir, level="mix", rank=None, max_queue_bytes=256 << 20, init_step=0):
@@ -56,22 +57,22 @@ class Recorder:
         self._forked = False
         _RECORDERS.add(self)
         atexit.register(self.close)
+        self._hook_apis()   # before the script binds API names (`from torch import matmul`)
 
     # ---- public API ----
-    def start(self, model=None):
+    def start(self, model=None, rank_id=None):
+        """rank_id: the rank, at the first start() of a recorder made with rank=None (as
+        msprobe's start(model, rank_id); else the process group's, else proc<pid>)."""
         if self.running or self._forked:
             return
         if not self._rank_known:     # decided once, at the first start()
-            self.rank = distributed.current_rank()
+            self.rank = distributed.current_rank(rank_id)
             self._rank_known = True
         if self.sink is None:
             self._open_step()
         if self.level in ("L0", "mix") and model is not None:
             self._hook_model(model)
-        if self.level in ("L1", "mix"):
-            if self._apis is None:
-                self._apis = ApiHooks(self)
-            self._apis.install()
+        self._hook_apis()
         self.running = True
 
     def stop(self):
@@ -130,6 +131,12 @@ class Recorder:
         st.pending_nodes.clear()
 
     # ---- internals ----
+    def _hook_apis(self):
+        if self.level in ("L1", "mix"):
+            if self._apis is None:
+                self._apis = ApiHooks(self)
+            self._apis.install()
+
     def _hook_model(self, model):
         """Module hooks for a model object not hooked yet (msprobe: once per object)."""
         models = tuple(model) if isinstance(model, (list, tuple)) else (model,)

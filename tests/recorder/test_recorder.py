@@ -22,7 +22,7 @@ sys.path.insert(0, PYTHON_DIR)
 sys.path.insert(0, HERE)
 
 import test_model  # noqa: E402
-from msdump_record import Recorder  # noqa: E402
+from msdump_record import PrecisionDebugger, Recorder  # noqa: E402
 
 MSDUMP = None
 
@@ -115,6 +115,33 @@ class Transparency(unittest.TestCase):
             self.assertEqual(os.waitstatus_to_exitcode(status), 0)
             self.assertTrue(rec.running)
             rec.stop()
+            rec.close()
+
+    def test_wrappers_installed_at_creation(self):
+        """As msprobe's PrecisionDebugger(): a name bound after the debugger is made but before
+        start() is the wrapper, and its calls are recorded."""
+        original = torch.matmul
+        with tempfile.TemporaryDirectory() as tmp:
+            config = os.path.join(tmp, "config.json")
+            with open(config, "w", encoding="utf-8") as f:
+                json.dump({"dump_path": tmp, "level": "L1", "step": [1]}, f)
+            debugger = PrecisionDebugger(config_path=config)
+            from torch import matmul as bound_early
+            self.assertIsNot(bound_early, original)
+            a = torch.ones(2, 2)
+            for _ in range(2):            # step 0 is not dumped, step 1 is
+                debugger.start(rank_id=0)
+                bound_early(a, a)
+                debugger.stop()
+                debugger.step()
+            debugger.recorder.close()
+            self.assertIs(torch.matmul, original)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "step0")))
+            names = [e["name"] for e in trace_lines(tmp, step=1)[1:] if e["kind"] == "data"]
+            self.assertEqual(names, ["Torch.matmul.0.forward"] * 2)
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "L0", rank=0)   # L0 wraps no API
+            self.assertIs(torch.matmul, original)
             rec.close()
 
 
