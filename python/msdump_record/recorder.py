@@ -50,14 +50,14 @@ class Recorder:
         self.running = False
         self.state = StepState()
         self.sink = None
-        self.writer = BlobWriter(max_queue_bytes)
-        self._pool = BufferPool(max_queue_bytes)
         self._modules = []          # ModuleHooks of each hooked model, in hooking order
         self._apis = None
         self._forked = False
+        self._hook_apis()   # before the script binds API names (`from torch import matmul`)
+        self.writer = BlobWriter(max_queue_bytes)
+        self._pool = BufferPool(max_queue_bytes)
         _RECORDERS.add(self)
         atexit.register(self.close)
-        self._hook_apis()   # before the script binds API names (`from torch import matmul`)
 
     # ---- public API ----
     def start(self, model=None, rank_id=None):
