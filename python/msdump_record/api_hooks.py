@@ -76,22 +76,49 @@ class ApiHooks:
     def install(self):
         if not self.installed:
             _take_over(self)
-            for owner, attr, _, _, wrapper in self.targets:
-                setattr(owner, attr, wrapper)
+            self._put_wrappers()
             self.waits.install()
+            self._script = torch.jit.script
+            torch.jit.script = self._script_with_originals(self._script)
             self.installed = True
             _installed.append(self)
 
     def uninstall(self):
         if self.installed:
+            torch.jit.script = self._script
             self.waits.uninstall()
-            for owner, attr, orig, own_attr, _ in reversed(self.targets):
-                if own_attr:
-                    setattr(owner, attr, orig)
-                else:
-                    delattr(owner, attr)
+            self._put_originals()
             self.installed = False
             _installed.remove(self)
+
+    def _put_wrappers(self):
+        for owner, attr, _, _, wrapper in self.targets:
+            setattr(owner, attr, wrapper)
+
+    def _put_originals(self):
+        for owner, attr, orig, own_attr, _ in reversed(self.targets):
+            if own_attr:
+                setattr(owner, attr, orig)
+            else:
+                delattr(owner, attr)
+
+    def _script_with_originals(self, script):
+        """torch.jit.script compiling with the original APIs in place, as msprobe's
+        wrap_jit_script_func does: TorchScript cannot compile a Python wrapper, and calls
+        inside compiled code are not recorded."""
+        depth = [0]   # torch.jit.script calls itself for what a module calls
+
+        def script_with_originals(*args, **kwargs):
+            if depth[0] == 0:
+                self._put_originals()
+            depth[0] += 1
+            try:
+                return script(*args, **kwargs)
+            finally:
+                depth[0] -= 1
+                if depth[0] == 0:
+                    self._put_wrappers()
+        return functools.wraps(script)(script_with_originals)
 
     def _wrapper(self, key, orig, dropout, in_place, dist=None):
         rec = self.rec

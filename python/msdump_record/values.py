@@ -110,8 +110,15 @@ class TensorSink:
 
     def leaf(self, t):
         """A tensor's capture leaf; its bytes queued for the blob file (or already there)."""
-        return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
-                "requires_grad": t.requires_grad, "source": self.add(t, self.phase)}
+        tracing = _get_tracing_state()
+        if tracing is not None:   # torch.jit.trace: sizes would be traced tensors, copies traced ops
+            _set_tracing_state(None)
+        try:
+            return {"type": "torch.Tensor", "dtype": _dtype_name(t.dtype), "shape": list(t.shape),
+                    "requires_grad": t.requires_grad, "source": self.add(t, self.phase)}
+        finally:
+            if tracing is not None:
+                _set_tracing_state(tracing)
 
     def alias(self, original, copy):
         with self._lock:
@@ -151,6 +158,8 @@ def _host_copy(tensor, pool, wake=None):
         return None
     return buf
 
+
+_get_tracing_state, _set_tracing_state = torch._C._get_tracing_state, torch._C._set_tracing_state
 
 # the tensor methods the writer thread calls, unwrapped (the API wrappers would only pass them on)
 _TensorBase = getattr(torch._C, "TensorBase", None) or torch._C._TensorBase
@@ -210,7 +219,7 @@ def _special(v, key, sink):
     if isinstance(v, (bool, int, float, str)):
         return {"type": type(v).__name__, "value": v}
     if isinstance(v, torch.Size):
-        return {"type": "torch.Size", "value": list(v)}
+        return {"type": "torch.Size", "value": [int(d) for d in v]}   # traced sizes are tensors
     if isinstance(v, slice):
         return {"type": "slice", "value": [_slice_bound(v.start), _slice_bound(v.stop),
                                            _slice_bound(v.step)]}

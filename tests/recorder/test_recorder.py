@@ -446,6 +446,52 @@ class RawWrites(unittest.TestCase):
         self.assertEqual(rawio._advance(spans, 35), [])
 
 
+class ScriptedBlock(torch.nn.Module):
+    def forward(self, x):
+        return F.relu(torch.matmul(x, x)) + x.sum()
+
+
+class TorchScript(unittest.TestCase):
+    """torch.jit.script compiles with the originals in place (as msprobe's wrapper of it does)
+    and what the compiled code calls is not recorded; torch.jit.trace runs the Python code, is
+    recorded, and the recorder's own work stays out of the traced graph."""
+
+    def test_script_while_open_and_recording(self):
+        x = torch.ones(2, 2)
+        expected = ScriptedBlock()(x)
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "L1", rank=0)
+            wrapper = torch.matmul
+            idle = torch.jit.script(ScriptedBlock())
+            rec.start()
+            running = torch.jit.script(ScriptedBlock())
+            self.assertIs(torch.matmul, wrapper)            # the wrappers are back
+            outs = (idle(x), running(x))
+            torch.add(x, 1)
+            rec.stop()
+            rec.close()
+            for out in outs:
+                self.assertTrue(torch.equal(out, expected))
+            names = [e["name"] for e in trace_lines(tmp)[1:] if e["kind"] == "data"]
+            self.assertEqual(names, ["Torch.add.0.forward"] * 2)
+
+    def test_trace_while_recording_converts(self):
+        x = torch.ones(2, 3)
+        with tempfile.TemporaryDirectory() as tmp:
+            cap = os.path.join(tmp, "cap")
+            rec = Recorder(cap, "L1", rank=0)
+            rec.start()
+            traced = torch.jit.trace(ScriptedBlock(), x[:, :2].contiguous(), check_trace=False)
+            rec.stop()
+            rec.close()
+            self.assertNotIn("clone", str(traced.graph))   # the recorder's copies are not traced
+            events = [e for e in trace_lines(cap)[1:] if e["kind"] == "data"]
+            self.assertEqual([e["name"] for e in events][:2], ["Torch.matmul.0.forward"] * 2)
+            self.assertEqual(events[0]["input_args"][0]["shape"], [2, 2])
+            r = run("-q", "convert", cap, "-o", os.path.join(tmp, "out"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+
+
 class Capture(unittest.TestCase):
     def convert_and_verify(self, capture, out, *flags):
         r = run("-q", "convert", capture, "-o", out, *flags)
