@@ -10,6 +10,11 @@ from .values import output_value, to_value
 TORCH_2 = int(torch.__version__.split(".")[0]) >= 2
 
 
+def as_models(model):
+    """start()'s model argument as a tuple of modules."""
+    return tuple(model) if isinstance(model, (list, tuple)) else (model,)
+
+
 def module_prefixes(models):
     """(prefix, module) per hooked module: named_modules() of each model, its root skipped."""
     indexed = isinstance(models, (list, tuple))
@@ -80,15 +85,16 @@ def hook_grad_tensors(value, setup, sink=None):
 class ModuleHooks:
     def __init__(self, rec, models):
         self.rec = rec
-        self.models = tuple(weakref.ref(m) for m in (models if isinstance(models, (list, tuple)) else [models]))
+        self.models = tuple(weakref.ref(m) for m in as_models(models))
         self.handles = []
         self.calls = {}        # id(module) -> stack of (name, BackwardHook) of running forwards
         self.param_hooks = {}  # "<prefix><param>" -> (AccumulateGrad node, handle)
         for prefix, module in module_prefixes(models):
             self._register(prefix, module)
 
-    def hooks(self, models):
-        """Whether these hooks are those of `models` (the same objects, still alive)."""
+    def hooks(self, model):
+        """Whether these hooks are those of `model` (the same objects, still alive)."""
+        models = as_models(model)
         return len(models) == len(self.models) and all(r() is m for r, m in zip(self.models, models))
 
     def remove(self):

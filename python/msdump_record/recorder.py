@@ -139,8 +139,7 @@ class Recorder:
 
     def _hook_model(self, model):
         """Module hooks for a model object not hooked yet (msprobe: once per object)."""
-        models = tuple(model) if isinstance(model, (list, tuple)) else (model,)
-        if not any(hooks.hooks(models) for hooks in self._modules):
+        if not any(hooks.hooks(model) for hooks in self._modules):
             self._modules.append(ModuleHooks(self, model))
 
     def _open_step(self):

@@ -33,6 +33,15 @@ def run(*args):
     return subprocess.run([MSDUMP, *args], capture_output=True, text=True)
 
 
+def convert_and_verify(test, capture, out, *flags):
+    """`msdump convert` then `msdump verify`, both asserted to succeed; verify's result."""
+    r = run("-q", "convert", capture, "-o", out, *flags)
+    test.assertEqual(r.returncode, 0, r.stderr)
+    v = run("verify", out)
+    test.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+    return v
+
+
 def trace_lines(capture, step=0):
     with open(os.path.join(capture, f"step{step}", "rank0", "trace.jsonl"), encoding="utf-8") as f:
         return [json.loads(line) for line in f]
@@ -471,10 +480,7 @@ class ModelZoo(unittest.TestCase):
                         rec.close()
                     for name, value in expected.items():
                         self.assertTrue(torch.equal(value, got[name]), name)
-                    r = run("-q", "convert", os.path.join(tmp, "cap"), "-o", os.path.join(tmp, "out"))
-                    self.assertEqual(r.returncode, 0, r.stderr)
-                    v = run("verify", os.path.join(tmp, "out"))
-                    self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
+                    v = convert_and_verify(self, os.path.join(tmp, "cap"), os.path.join(tmp, "out"))
                     self.assertIn("total: 2 dumps, 0 errors, 0 warnings", v.stdout)
 
 
@@ -531,11 +537,7 @@ class TorchScript(unittest.TestCase):
 
 class Capture(unittest.TestCase):
     def convert_and_verify(self, capture, out, *flags):
-        r = run("-q", "convert", capture, "-o", out, *flags)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        v = run("verify", out)
-        self.assertEqual(v.returncode, 0, v.stdout + v.stderr)
-        return v
+        return convert_and_verify(self, capture, out, *flags)
 
     def test_unseen_model_records_converts_and_verifies(self):
         with tempfile.TemporaryDirectory() as tmp:
