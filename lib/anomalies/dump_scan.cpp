@@ -8,71 +8,80 @@
 #include "anomalies/module_tree.h"
 #include "anomalies/nested_origins.h"
 #include "core/byte_source.h"
+#include "dump/dump_paths.h"
+#include "dump/entry_workers.h"
 #include "pyjson/dump_json_stream.h"
-#include "verify/entry_workers.h"
 
 namespace msdump::anomalies {
 namespace {
 
 namespace fs = std::filesystem;
 
-Result<std::string> resolve_dump(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    const auto p = (fs::path(path) / "dump.json").string();
-    if (!fs::exists(p, ec)) return io_error(fmt::format("'{}': no dump.json in this directory", path));
-    return p;
+// Each worker thread scans the entries it parses (entry_scan.h).
+class EntryScanner final : public dump::EntryVisitorOf<EntryScan> {
+ public:
+  explicit EntryScanner(const ScanOptions& so) : m_so(so) {}
+  void visit(EntryScan& out, dump::EntryKey&& key, pyjson::Value& entry) override {
+    out = scan_entry(key.name, entry, m_so);
   }
-  if (!fs::exists(path, ec)) return io_error(fmt::format("'{}': no such file or directory", path));
-  return path;
-}
 
-// The entries scanned on several threads into `tracker`: false when the raw stream gave up (a
-// syntax error, an entry that is not valid JSON, a second "data"), and the one-entry pass then
-// says why; `error` set when an entry's tensor file could not be read.
-bool scan_in_parallel(const ByteSource& src, const std::string& file, const ScanOptions& so, int threads,
-                      OriginTracker& tracker, std::optional<Error>& error) {
-  verify::EntryWorkers workers(src, file, std::max(threads, 2), {},
-                               [&so](const std::string& name, const pyjson::Value& entry, verify::CheckedEntry& out) {
-                                 out.payload = scan_entry(name, entry, so);
-                               });
-  verify::WorkerItem item;
+ private:
+  const ScanOptions& m_so;
+};
+
+// The entries followed in file order by a tracker: an error when an entry's tensor file could
+// not be read (or the file's syntax, one entry at a time).
+using Tracked = std::pair<std::unique_ptr<OriginTracker>, std::optional<Error>>;
+
+// The entries scanned on several threads; nullopt when the raw stream gave up (a syntax error,
+// an entry that is not valid JSON, a second "data"), and the one-entry pass then says why.
+std::optional<Tracked> scan_in_parallel(const ByteSource& src, const ScanOptions& so, int threads) {
+  Tracked t{std::make_unique<OriginTracker>(), std::nullopt};
+  dump::EntryWorkers workers(src, std::max(threads, 2));
+  dump::WorkerItem item;
   while (true) {
     auto more = workers.next(item);
-    if (!more) return false;
-    if (!*more) return true;
+    if (!more) return std::nullopt;
+    if (!*more) return t;
     if (item.is_entry) {
-      const auto& scan = std::any_cast<const EntryScan&>(item.entry.payload);
+      const EntryScan& scan = workers.entry<EntryScan>();
       if (scan.error) {
-        error = *scan.error;
-        return true;
+        t.second = *scan.error;
+        return t;
       }
-      tracker.add(scan);
+      t.first->add(scan);
     } else if (item.event.type == pyjson::DumpEvent::Type::data_begin) {
-      workers.start_checking({}, Framework::pytorch, Profile::current);
+      workers.start_visiting([&so] { return std::make_unique<EntryScanner>(so); });
     }
   }
 }
 
 // One entry at a time (the reference messages for syntax errors).
-std::optional<Error> scan_one_by_one(const ByteSource& src, const ScanOptions& so, OriginTracker& tracker) {
+Result<Tracked> scan_one_by_one(const ByteSource& src, const ScanOptions& so) {
+  Tracked t{std::make_unique<OriginTracker>(), std::nullopt};
   pyjson::DumpJsonStream stream(src);
   pyjson::DumpEvent ev;
   while (true) {
     auto more = stream.next(ev);
-    if (!more) return more.error();
-    if (!*more) return std::nullopt;
+    if (!more) {
+      t.second = more.error();
+      return t;
+    }
+    if (!*more) return t;
     if (ev.type != pyjson::DumpEvent::Type::entry) continue;
     EntryScan scan = scan_entry(ev.key, ev.value, so);
-    if (scan.error) return *scan.error;
-    tracker.add(scan);
+    if (scan.error) {
+      t.second = *scan.error;
+      return t;
+    }
+    t.first->add(scan);
   }
 }
 
 // construct.json beside dump.json, or an empty tree when there is none.
 Result<ModuleTree> module_tree_beside(const fs::path& dir) {
   std::error_code ec;
-  const fs::path construct = dir / "construct.json";
+  const fs::path construct = dir / dump::k_construct_json;
   if (!fs::exists(construct, ec)) return ModuleTree{};
   return ModuleTree::load(construct.string());
 }
@@ -88,7 +97,7 @@ void name_modules(DumpAnalysis& analysis, const ModuleTree& tree) {
 
 Result<DumpAnomalies> scan_dump(const ScanDumpOptions& o) {
   const auto started = std::chrono::steady_clock::now();
-  auto dump_path = resolve_dump(o.path);
+  auto dump_path = dump::resolve_dump(o.path);
   if (!dump_path) return dump_path.error();
   const fs::path dir = fs::path(*dump_path).parent_path();
   auto src = FileSource::open(*dump_path);
@@ -100,20 +109,17 @@ Result<DumpAnomalies> scan_dump(const ScanDumpOptions& o) {
   ScanOptions so;
   so.overflow_fraction = o.overflow_fraction;
   std::error_code ec;
-  const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
+  const fs::path tdir = dump::tensor_dir(dir, o.tensors);
   if (o.tensors && !fs::is_directory(tdir, ec)) return io_error(fmt::format("'{}': not a directory", tdir.string()));
   if (o.use_tensors && fs::is_directory(tdir, ec)) so.tensor_dir = tdir.string();
   if (o.tensors) so.tensor_dir_beneath = OpenBeneath::tensor_dir;
   out.from_tensor_files = so.tensor_dir.has_value();
 
-  std::optional<Error> error;
-  auto tracker = std::make_unique<OriginTracker>();
-  if (!scan_in_parallel(**src, *dump_path, so, o.threads, *tracker, error)) {
-    tracker = std::make_unique<OriginTracker>();  // (what the parallel pass saw is dropped)
-    error = scan_one_by_one(**src, so, *tracker);
-  }
-  if (error) return error->with_context(fmt::format("'{}'", *dump_path));
-  out.analysis = tracker->finish();
+  auto tracked = dump::parallel_else_one_by_one<Tracked>(
+      true, [&] { return scan_in_parallel(**src, so, o.threads); }, [&] { return scan_one_by_one(**src, so); });
+  if (!tracked) return tracked.error();
+  if (tracked->second) return tracked->second->with_context(fmt::format("'{}'", *dump_path));
+  out.analysis = tracked->first->finish();
 
   auto tree = module_tree_beside(dir);
   if (!tree) return tree.error();

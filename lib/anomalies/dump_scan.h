@@ -4,7 +4,7 @@
 //   ScanDumpOptions -> Result<DumpAnomalies>
 //
 // One streaming pass over dump.json on the parallel raw-entry path verify uses
-// (verify/entry_workers.h): a reader thread cuts the entries, worker threads parse and scan
+// (dump/entry_workers.h): a reader thread cuts the entries, worker threads parse and scan
 // them (entry_scan.h, tensor files read there too), and the caller follows origins in file
 // order (origin_tracker.h). construct.json, when present, names each anomaly's module.
 // The Result fails on unreadable input: a missing dump, invalid JSON (file, line, column), an

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "core/atomic_file.h"
+#include "dump/dump_paths.h"
 
 namespace msdump::batch {
 namespace {
@@ -37,7 +38,7 @@ ProgressStyle progress_style(const BatchOptions& o, std::size_t items) {
 std::optional<fs::file_time_type> input_time(const std::string& input) {
   std::error_code ec;
   fs::path p = input;
-  if (fs::is_directory(p, ec)) p = fs::exists(p / "trace.jsonl", ec) ? p / "trace.jsonl" : p / "dump.json";
+  if (fs::is_directory(p, ec)) p = fs::exists(p / "trace.jsonl", ec) ? p / "trace.jsonl" : p / dump::k_dump_json;
   auto t = fs::last_write_time(p, ec);
   if (ec) return std::nullopt;
   return t;
@@ -47,7 +48,7 @@ std::optional<fs::file_time_type> input_time(const std::string& input) {
 // is not older than the input.
 bool output_complete(const std::string& input, const std::string& out_dir) {
   std::error_code ec;
-  const auto out_time = fs::last_write_time(fs::path(out_dir) / "dump.json", ec);
+  const auto out_time = fs::last_write_time(fs::path(out_dir) / dump::k_dump_json, ec);
   if (ec) return false;
   const auto in_time = input_time(input);
   return in_time && out_time >= *in_time;
@@ -93,7 +94,7 @@ Result<ConvertBatchResult> convert_batch(const ConvertBatchOptions& o) {
       std::error_code ec;
       if (fs::is_directory(co.output, ec)) {
         remove_stale_temporaries(co.output);
-        remove_stale_temporaries((fs::path(co.output) / "dump_tensor_data").string());
+        remove_stale_temporaries((fs::path(co.output) / dump::k_tensor_dir).string());
       }
       co.overwrite = Overwrite::yes;
     }
@@ -106,7 +107,7 @@ Result<ConvertBatchResult> convert_batch(const ConvertBatchOptions& o) {
     out.entries = r->entries;
     out.tensors = r->tensors;
     out.bytes = r->bytes_read + file_size_or_zero(fs::path(item.input) / "trace.jsonl") +
-                file_size_or_zero(fs::path(item.input) / "dump.json");
+                file_size_or_zero(fs::path(item.input) / dump::k_dump_json);
     for (const auto& p : r->problems) {
       (p.severity == convert::Problem::Severity::error ? out.errors : out.warnings) += 1;
       out.details.push_back(fmt::format("{}: {}", p.severity == convert::Problem::Severity::error ? "error" : "warning",

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "dump/dump_paths.h"
+
 namespace msdump::batch {
 namespace {
 
@@ -12,7 +14,7 @@ namespace fs = std::filesystem;
 
 bool is_input_dir(const fs::path& d) {
   std::error_code ec;
-  return fs::is_regular_file(d / "trace.jsonl", ec) || fs::is_regular_file(d / "dump.json", ec);
+  return fs::is_regular_file(d / "trace.jsonl", ec) || fs::is_regular_file(d / dump::k_dump_json, ec);
 }
 
 void fill_step_rank(WorkItem& item) {

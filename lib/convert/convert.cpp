@@ -21,6 +21,7 @@
 #include "core/byte_source.h"
 #include "core/logger.h"
 #include "dump/construct_model.h"
+#include "dump/dump_paths.h"
 #include "dump/dump_writer.h"
 #include "dump/entry_name.h"
 #include "dump/stack_model.h"
@@ -34,7 +35,7 @@ namespace fs = std::filesystem;
 using pyjson::Value;
 
 constexpr std::string_view k_trace_file = "trace.jsonl";
-constexpr std::string_view k_dump_file = "dump.json";
+using dump::k_dump_json;
 
 // Scope on an msprobe dump (level L1): an API forward entry was two events, its inputs then its
 // output; anything else one event. Drops the sections msprobe would not have dumped; false when
@@ -62,8 +63,8 @@ Result<void> prepare_output(const std::string& out, const Plan& plan, bool write
   fs::create_directories(out, ec);
   if (ec) return io_error(fmt::format("cannot create '{}': {}", out, ec.message()));
   if (overwrite == Overwrite::no) {
-    std::vector<std::string> names{std::string(k_dump_file)};
-    if (writes_extra) names.insert(names.end(), {"stack.json", "construct.json"});
+    std::vector<std::string> names{std::string(k_dump_json)};
+    if (writes_extra) names.insert(names.end(), {std::string(dump::k_stack_json), std::string(dump::k_construct_json)});
     for (const auto& n : names) {
       const auto p = join_path(out, n);
       if (fs::exists(fs::symlink_status(p)))
@@ -71,8 +72,8 @@ Result<void> prepare_output(const std::string& out, const Plan& plan, bool write
     }
   }
   if (plan.task == Task::tensor) {
-    fs::create_directories(join_path(out, "dump_tensor_data"), ec);
-    if (ec) return io_error(fmt::format("cannot create '{}/dump_tensor_data': {}", out, ec.message()));
+    fs::create_directories(join_path(out, dump::k_tensor_dir), ec);
+    if (ec) return io_error(fmt::format("cannot create '{}/{}': {}", out, dump::k_tensor_dir, ec.message()));
   }
   return {};
 }
@@ -105,10 +106,10 @@ void format_side_files(CaptureIndex& ix, const std::string& out, Overwrite overw
       if (kept_by_level(s.name, plan.level) && plan.kept_by_risk(s.name) && kept_by_list(s.name, plan, ix.construct) &&
           (!plan.scope.active() || ix.scope_kept.contains(s.name)))
         stack.add(s.name, s.frames_id, ix.frame_lists);
-    files.stack = dump::format_json_file(join_path(out, "stack.json"), overwrite,
+    files.stack = dump::format_json_file(join_path(out, dump::k_stack_json), overwrite,
                                          [&](pyjson::JsonWriter& w) { stack.write(w); });
     if (files.stack)
-      files.construct = dump::format_json_file(join_path(out, "construct.json"), overwrite,
+      files.construct = dump::format_json_file(join_path(out, dump::k_construct_json), overwrite,
                                                [&](pyjson::JsonWriter& w) { ix.construct.write(w); });
   }
   // Nothing reads them any more: free them here, during the entry pass, rather than at the end.
@@ -133,7 +134,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
   plan.dump_data_dir = dump_data_dir_for(plan.framework, o.dump_path ? *o.dump_path : ix.header.dump_path.value_or(out));
   if (auto r = prepare_output(out, plan, true, o.overwrite); !r) return r.error();
 
-  auto writer = dump::DumpWriter::create(join_path(out, std::string(k_dump_file)), dump_header(plan), o.overwrite);
+  auto writer = dump::DumpWriter::create(join_path(out, k_dump_json), dump_header(plan), o.overwrite);
   if (!writer) return writer.error();
   std::vector<const EntryOrder::Entry*> to_write;
   to_write.reserve(ix.order->size());
@@ -156,7 +157,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
     if (!*file) return file->error();
     if (auto r = (**file)->commit(); !r) return r.error();
   }
-  if (totals->format_error) return totals->format_error->with_context(join_path(out, std::string(k_dump_file)));
+  if (totals->format_error) return totals->format_error->with_context(join_path(out, k_dump_json));
   if (auto r = (*writer)->finish(); !r) return r.error();
 
   report.tensors = totals->tensors;
@@ -175,7 +176,7 @@ Result<ConvertReport> convert_capture(const ConvertOptions& o, const std::string
 class MsprobeDumpConversion {
  public:
   MsprobeDumpConversion(const ConvertOptions& o, const std::string& dir, const std::string& out, ConvertReport& report)
-      : m_o(o), m_dir(dir), m_out(out), m_dump_path(join_path(dir, std::string(k_dump_file))), m_report(report) {}
+      : m_o(o), m_dir(dir), m_out(out), m_dump_path(join_path(dir, k_dump_json)), m_report(report) {}
 
   const std::string& dump_path() const { return m_dump_path; }
   Result<void> read_side_documents();
@@ -204,7 +205,7 @@ class MsprobeDumpConversion {
 };
 
 Result<void> MsprobeDumpConversion::read_side_documents() {
-  for (auto [name, slot] : {std::pair{"construct.json", &m_construct_doc}, std::pair{"stack.json", &m_stack_doc}}) {
+  for (auto [name, slot] : {std::pair{dump::k_construct_json, &m_construct_doc}, std::pair{dump::k_stack_json, &m_stack_doc}}) {
     const auto p = join_path(m_dir, name);
     if (!fs::exists(p)) continue;
     auto text = read_file(p);
@@ -241,10 +242,10 @@ Result<void> MsprobeDumpConversion::on_header(const MsprobeDumpHeader& h) {
   m_report.task = plan.task;
   if (auto r = prepare_output(m_out, plan, m_construct_doc.has_value() || m_stack_doc.has_value(), m_o.overwrite); !r)
     return r;
-  auto w = dump::DumpWriter::create(join_path(m_out, std::string(k_dump_file)), dump_header(plan), m_o.overwrite);
+  auto w = dump::DumpWriter::create(join_path(m_out, k_dump_json), dump_header(plan), m_o.overwrite);
   if (!w) return w.error();
   m_writer = std::move(*w);
-  m_leaves.emplace(leaf_context(plan, m_o, m_out, join_path(m_dir, "dump_tensor_data"), m_dump_path));
+  m_leaves.emplace(leaf_context(plan, m_o, m_out, join_path(m_dir, dump::k_tensor_dir), m_dump_path));
   return {};
 }
 
@@ -282,14 +283,14 @@ Result<void> MsprobeDumpConversion::finish() {
   if (!m_writer) return invalid_input(fmt::format("{}: no \"data\" object", m_dump_path));
   if (m_stack_doc) {
     auto stack = dump::StackModel::from_json(*m_stack_doc, [&](const std::string& name) { return kept_in_stack(name); });
-    if (!stack) return stack.error().with_context(join_path(m_dir, "stack.json"));
-    if (auto r = dump::write_json_file(join_path(m_out, "stack.json"), m_o.overwrite,
+    if (!stack) return stack.error().with_context(join_path(m_dir, dump::k_stack_json));
+    if (auto r = dump::write_json_file(join_path(m_out, dump::k_stack_json), m_o.overwrite,
                                        [&](pyjson::JsonWriter& w) { stack->write(w); });
         !r)
       return r.error();
   }
   if (m_construct_doc) {
-    if (auto r = dump::write_json_file(join_path(m_out, "construct.json"), m_o.overwrite,
+    if (auto r = dump::write_json_file(join_path(m_out, dump::k_construct_json), m_o.overwrite,
                                        [&](pyjson::JsonWriter& w) { m_construct.write(w); });
         !r)
       return r.error();
@@ -347,7 +348,7 @@ Result<ConvertReport> convert_one(const ConvertOptions& o) {
   if (fs::exists(join_path(dir, std::string(k_trace_file)))) {
     report.input_kind = "capture";
     r = convert_capture(o, dir, o.output, std::move(report));
-  } else if (fs::exists(join_path(dir, std::string(k_dump_file)))) {
+  } else if (fs::exists(join_path(dir, k_dump_json))) {
     report.input_kind = "msprobe-dump";
     r = convert_msprobe_dump(o, dir, o.output, std::move(report));
   } else {

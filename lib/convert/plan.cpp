@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "dump/dump_paths.h"
 #include "dump/entry_name.h"
 
 namespace msdump::convert {
@@ -63,9 +64,12 @@ bool construct_key_kept(const std::string& key, Level level) {
   return dump::parse_entry_name(key).is_module();
 }
 
-std::string join_path(const std::string& a, const std::string& b) {
-  if (a.empty()) return b;
-  return a.back() == '/' ? a + b : a + "/" + b;
+std::string join_path(const std::string& a, std::string_view b) {
+  if (a.empty()) return std::string(b);
+  std::string s = a;
+  if (s.back() != '/') s += '/';
+  s += b;
+  return s;
 }
 
 // dump_data_dir as msprobe writes it (docs/format.md §2): <dump_path>/dump_tensor_data, the
@@ -78,7 +82,7 @@ std::string dump_data_dir_for(Framework framework, const std::string& dump_path)
     const auto abs = fs::absolute(dump_path, ec).lexically_normal().string();
     if (!ec) base = abs.size() > 1 && abs.back() == '/' ? abs.substr(0, abs.size() - 1) : abs;
   }
-  return join_path(base, "dump_tensor_data");
+  return join_path(base, dump::k_tensor_dir);
 }
 
 Result<Plan> make_plan(const ConvertOptions& o, InputKind kind, Framework framework, Level input_level,
@@ -121,7 +125,7 @@ LeafContext leaf_context(const Plan& plan, const ConvertOptions& o, const std::s
   static_cast<LeafForm&>(c) = plan;
   c.precision = o.precision;
   c.source_dir = std::move(source_dir);
-  c.tensor_out = join_path(out, "dump_tensor_data");
+  c.tensor_out = join_path(out, dump::k_tensor_dir);
   c.input_file = std::move(input_file);
   c.overwrite = o.overwrite;
   c.threads = o.threads;

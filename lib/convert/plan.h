@@ -42,7 +42,7 @@ bool is_input_section(std::string_view key);  // input_args, input_kwargs
 // Whether construct.json keeps `key` at `level`.
 bool construct_key_kept(const std::string& key, Level level);
 
-std::string join_path(const std::string& a, const std::string& b);
+std::string join_path(const std::string& a, std::string_view b);
 // dump_data_dir as msprobe writes it for a dump written to `dump_path`.
 std::string dump_data_dir_for(Framework framework, const std::string& dump_path);
 

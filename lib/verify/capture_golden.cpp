@@ -4,6 +4,7 @@
 
 #include "convert/convert.h"
 #include "core/temp_dir.h"
+#include "dump/dump_paths.h"
 #include "pyjson/dump_json_stream.h"
 
 namespace msdump::verify {
@@ -39,7 +40,7 @@ Result<Golden> golden_from_capture(const std::string& capture, const DumpSetting
   co.summary_mode = settings.summary_mode;
   auto r = convert::convert_one(co);
   if (!r) return r.error().with_context(fmt::format("converting the capture '{}'", capture));
-  return Golden::load((tmp->path() / "golden" / "dump.json").string(),
+  return Golden::load((tmp->path() / "golden" / dump::k_dump_json).string(),
                       fmt::format("capture '{}' as converted", capture));
 }
 

@@ -77,21 +77,13 @@ void compare_tensor(const Value& a, const Value& g, const std::string& name, con
 
 }  // namespace
 
-std::string MatchKeys::key(const std::string& name) {
-  const auto parsed = dump::parse_entry_name(name);
-  if (!parsed.is_backward()) return name;
-  const std::string op(parsed.op);
-  const auto n = m_backward_seen[op]++;
-  return fmt::format("{}#backward#{}", op, n);
-}
-
 Result<Golden> Golden::load(const std::string& dump_json, const std::string& shown_as) {
   auto src = FileSource::open(dump_json);
   if (!src) return src.error();
   Golden g;
   g.m_path = shown_as.empty() ? dump_json : shown_as;
   g.m_show_lines = shown_as.empty();
-  MatchKeys keys;
+  dump::MatchKeys keys;
   pyjson::DumpJsonStream stream(**src);
   pyjson::DumpEvent ev;
   while (true) {

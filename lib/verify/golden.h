@@ -1,8 +1,8 @@
 #pragma once
 // Comparing a dump with a golden dump (--against, or a capture converted with --capture), the
 // way msprobe's compare pairs entries (docs/format.md §11): forward entries by name, backward
-// entries by op and order of appearance (the call number is replaced by how many backward
-// entries of that op came before), so recomputed or renumbered backward passes still pair.
+// entries by op and order of appearance (dump::MatchKeys, shared with compare), so recomputed or
+// renumbered backward passes still pair.
 // Within a pair, leaves pair by their path: dtype, shape, statistics (Max/Min exact, Mean/Norm
 // within rtol/atol), checksums and non-tensor values are compared.
 
@@ -13,19 +13,11 @@
 #include <vector>
 
 #include "core/result.h"
+#include "dump/match_key.h"
 #include "pyjson/json_value.h"
 #include "verify/finding_sink.h"
 
 namespace msdump::verify {
-
-// Assigns match keys in file order; one per dump.
-class MatchKeys {
- public:
-  std::string key(const std::string& name);
-
- private:
-  std::unordered_map<std::string, std::uint64_t> m_backward_seen;
-};
 
 struct GoldenTolerance {
   double rtol = 1e-4;  // Mean/Norm relative tolerance

@@ -7,16 +7,18 @@
 #include "convert/convert.h"
 #include "convert/msprobe_dump_input.h"
 #include "core/byte_source.h"
+#include "dump/dump_paths.h"
 #include "dump/entry_name.h"
+#include "dump/entry_workers.h"
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
 #include "verify/capture_golden.h"
 #include "verify/cross_file.h"
 #include "verify/entry_checks.h"
-#include "verify/entry_workers.h"
 #include "verify/event_pipe.h"
 #include "verify/finding_sink.h"
 #include "verify/golden.h"
+#include "verify/parallel_checks.h"
 #include "verify/profile_checks.h"
 #include "verify/schema_check.h"
 #include "verify/tensor_checks.h"
@@ -26,18 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using pyjson::Value;
-
-// dump.json given directly or as the directory holding it.
-Result<std::string> resolve_dump(const std::string& path) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    const auto p = (fs::path(path) / "dump.json").string();
-    if (!fs::exists(p, ec)) return io_error(fmt::format("'{}': no dump.json in this directory", path));
-    return p;
-  }
-  if (!fs::exists(path, ec)) return io_error(fmt::format("'{}': no such file or directory", path));
-  return path;
-}
 
 constexpr std::string_view k_top_keys[] = {"task", "level", "framework", "dump_data_dir", "data"};
 
@@ -122,24 +112,24 @@ void begin_data(Pass& p, std::optional<Profile> profile, std::uint64_t offset) {
   ++p.data_objects;
 }
 
-// The entries checked on several threads (entry_workers.h); nullopt when the file has to be
+// The entries checked on several threads (dump/entry_workers.h); nullopt when the file has to be
 // verified one entry at a time instead (a syntax error, an entry that is not valid JSON, a
 // second "data" object), or on an internal error (that pass reports it).
 std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource& src, const std::string& file,
                                         std::optional<Profile> profile) {
   Pass p(o, file);
-  EntryWorkers workers(src, file, std::max(o.threads, 2), o.warn_only);
-  WorkerItem item;
+  dump::EntryWorkers workers(src, std::max(o.threads, 2));
+  dump::WorkerItem item;
   std::string pointer;
   while (true) {
     auto more = workers.next(item);
     if (!more) return std::nullopt;
     if (!*more) break;
     if (item.is_entry) {
-      CheckedEntry& e = item.entry;
+      CheckedEntry& e = workers.entry<CheckedEntry>();
       ++p.entries;
       p.sink.set_line(e.line);
-      if (const CheckedEntry* later = workers.ahead(4)) p.names.prefetch(later->name_hash);
+      if (const CheckedEntry* later = workers.ahead<CheckedEntry>(4)) p.names.prefetch(later->name_hash);
       p.evidence.note(e.signals, e.name, e.line);
       if (!p.names.add(std::move(e.name), e.name_hash)) {
         pointer.assign("/data");
@@ -161,7 +151,7 @@ std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource
         break;
       case pyjson::DumpEvent::Type::data_begin:
         begin_data(p, profile, ev.offset);
-        workers.start_checking(p.ctx, p.ctx.rules.framework, schema_profile(profile));
+        workers.start_visiting(entry_checkers(p.ctx, p.ctx.rules.framework, schema_profile(profile), o.warn_only, file));
         break;
       case pyjson::DumpEvent::Type::entry:  // (entries come as CheckedEntry)
       case pyjson::DumpEvent::Type::data_end: break;
@@ -177,7 +167,7 @@ Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, c
                                 const GoldenTolerance& gtol, std::optional<TensorChecker>& tensors) {
   Pass p(o, file);
   std::optional<SchemaCheck> schema;
-  MatchKeys keys;
+  dump::MatchKeys keys;
   EventPipe stream(src);
   pyjson::DumpEvent ev;
   std::string pointer;  // the entry's, reused
@@ -207,7 +197,7 @@ Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, c
           if (!mine) return mine.error();
           stream.set_schema(std::make_unique<SchemaCheck>(std::move(*mine)));
         }
-        const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
+        const fs::path tdir = dump::tensor_dir(dir, o.tensors);
         std::error_code ec;
         if (o.check_tensors && fs::is_directory(tdir, ec))
           tensors.emplace(tdir.string(), o.tensors ? *o.tensors : (dir.empty() ? std::string(".") : dir.string()),
@@ -252,7 +242,7 @@ Result<Pass> entries_one_by_one(const VerifyOptions& o, const ByteSource& src, c
 
 Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   const auto started = std::chrono::steady_clock::now();
-  auto dump_path = resolve_dump(o.path);
+  auto dump_path = dump::resolve_dump(o.path);
   if (!dump_path) return dump_path.error();
   const fs::path dir = fs::path(*dump_path).parent_path();
   auto src = FileSource::open(*dump_path);
@@ -273,7 +263,7 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
     if (!g) return g.error();
     golden = std::move(*g);
   } else if (o.against) {
-    auto gp = resolve_dump(*o.against);
+    auto gp = dump::resolve_dump(*o.against);
     if (!gp) return gp.error();
     auto g = Golden::load(*gp);
     if (!g) return g.error();
@@ -286,16 +276,13 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   // Entries are checked on several threads unless they are compared with something (a golden,
   // tensor files), which the one-entry-at-a-time pass does.
   std::error_code ec;
-  const fs::path tdir = o.tensors ? fs::path(*o.tensors) : dir / "dump_tensor_data";
+  const fs::path tdir = dump::tensor_dir(dir, o.tensors);
   const bool parallel = o.parallel_entries && !golden && !(o.check_tensors && fs::is_directory(tdir, ec));
   std::optional<TensorChecker> tensors;
-  std::optional<Pass> pass;
-  if (parallel) pass = entries_in_parallel(o, **src, *dump_path, o.profile);
-  if (!pass) {
-    auto p = entries_one_by_one(o, **src, *dump_path, o.profile, dir, golden, gtol, tensors);
-    if (!p) return p.error();
-    pass.emplace(std::move(*p));
-  }
+  auto pass = dump::parallel_else_one_by_one<Pass>(
+      parallel, [&] { return entries_in_parallel(o, **src, *dump_path, o.profile); },
+      [&] { return entries_one_by_one(o, **src, *dump_path, o.profile, dir, golden, gtol, tensors); });
+  if (!pass) return pass.error();
   Pass& p = *pass;
   FindingSink& sink = p.sink;
   sum.task = p.task;
@@ -312,8 +299,9 @@ Result<VerifyReport> verify_dump(const VerifyOptions& o) {
   if (golden) golden->report_unmatched(sink);
   if (tensors) tensors->report_unreferenced(sink);
   DumpNames& names = p.names;
-  if (fs::exists(dir / "stack.json")) check_stack_json((dir / "stack.json").string(), names, sink);
-  if (fs::exists(dir / "construct.json")) check_construct_json((dir / "construct.json").string(), names, sink);
+  if (const fs::path stack = dir / dump::k_stack_json; fs::exists(stack)) check_stack_json(stack.string(), names, sink);
+  if (const fs::path construct = dir / dump::k_construct_json; fs::exists(construct))
+    check_construct_json(construct.string(), names, sink);
 
   if (o.keep_entry_names) report.entry_names = std::move(names.in_order);
   report.findings = std::move(sink.findings());

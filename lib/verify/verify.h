@@ -48,7 +48,7 @@ struct VerifyOptions {
   std::size_t max_findings = 0;        // 0: keep all
   bool keep_entry_names = false;       // fill VerifyReport::entry_names (cross-rank checks)
   int threads = 1;  // also threads for the entries (at least 2: a reader and the caller)
-  // Entries parsed and checked on several threads (entry_workers.h) when nothing is compared
+  // Entries parsed and checked on several threads (dump/entry_workers.h) when nothing is compared
   // with them (no golden, no tensor files); off: one entry at a time (same findings).
   bool parallel_entries = true;
 };

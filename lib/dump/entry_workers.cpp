@@ -1,14 +1,11 @@
-#include "verify/entry_workers.h"
+#include "dump/entry_workers.h"
 
 #include <algorithm>
 
-#include "dump/leaf_walk.h"
 #include "pyjson/json_cursor.h"
-#include "verify/cross_file.h"
-#include "verify/finding_sink.h"
-#include "verify/schema_check.h"
+#include "pyjson/tree_arena.h"
 
-namespace msdump::verify {
+namespace msdump::dump {
 
 struct EntryWorkers::Chunk {
   // Either top-level events (member, data_begin, data_end) or entries, as the reader found
@@ -26,111 +23,72 @@ struct EntryWorkers::Chunk {
   };
   std::vector<Entry> entries;
   std::string text;
-  std::vector<CheckedEntry> results;  // per entry, once run
-  std::optional<Error> error;         // an entry's text did not parse to its last byte, or the reader's error
+  std::unique_ptr<ChunkResults> results;  // per entry, once run
+  std::optional<Error> error;             // an entry's text did not parse to its last byte, or the reader's error
 };
 
-// One thread's tools for checking entries.
-struct EntryWorkers::Checker {
-  Checker(std::optional<SchemaCheck> s, const std::vector<FindingKind>& warn_only, const std::string& file)
-      : schema(std::move(s)), sink(warn_only, 0) {
-    sink.set_location(file, 0);
-  }
-  std::optional<SchemaCheck> schema;  // (none with an EntryVisit)
+// One thread's tools for parsing and visiting entries.
+struct EntryWorkers::Slot {
+  explicit Slot(std::unique_ptr<EntryVisitor> v) : visitor(std::move(v)) {}
+  std::unique_ptr<EntryVisitor> visitor;
   pyjson::JsonCursor cursor{pyjson::ReadOptions{.note_duplicate_keys = true, .exact_capacity = false}};
-  pyjson::TreeArena arena;  // the arrays and objects of the entry being checked
-  FindingSink sink;  // collects one entry's findings at a time
-  std::string pointer;
+  pyjson::TreeArena arena;  // the arrays and objects of the entry being visited
   pyjson::Value value;
 };
 
-EntryWorkers::EntryWorkers(const ByteSource& source, std::string file, int threads, std::vector<FindingKind> warn_only,
-                           EntryVisit visit)
-    : m_source(source), m_file(std::move(file)), m_warn_only(std::move(warn_only)), m_visit(std::move(visit)) {
+EntryWorkers::EntryWorkers(const ByteSource& source, int threads) : m_source(source) {
   const std::size_t extra = static_cast<std::size_t>(std::max(0, threads - 2));
   const OrderedPoolOptions options{.workers = extra, .capacity = k_chunks_in_flight + 2 * extra, .paused = true};
-  m_checkers.resize(options.workers + 2);
+  m_slots.resize(options.workers + 2);
   m_pool = std::make_unique<Pool>(options, [this](std::unique_ptr<Chunk>& c, std::size_t slot) { return process(c, slot); });
   m_pool->start_producer([this](Pool& pool) { read(pool); });
 }
 
 EntryWorkers::~EntryWorkers() { m_pool.reset(); }  // (cancels, joins its threads)
 
-void EntryWorkers::start_checking(const EntryContext& ctx, Framework framework, Profile schema_profile) {
-  m_ctx = ctx;
-  m_framework = framework;
-  m_profile = schema_profile;
-  m_checking = true;
+void EntryWorkers::start_visiting(VisitorFactory factory) {
+  m_factory = std::move(factory);
   m_pool->resume();  // (publishes the above to the threads that run chunks from now on)
 }
 
 std::unique_ptr<EntryWorkers::Chunk> EntryWorkers::process(std::unique_ptr<Chunk>& chunk_ptr, std::size_t slot) {
   Chunk& chunk = *chunk_ptr;
   if (chunk.entries.empty() || chunk.error) return std::move(chunk_ptr);
-  if (!m_checking) {  // (only the caller runs chunks before start_checking)
-    chunk.error = internal_error("EntryWorkers: entries before start_checking");
+  if (!m_factory) {  // (only the caller runs chunks before start_visiting)
+    chunk.error = internal_error("EntryWorkers: entries before start_visiting");
     return std::move(chunk_ptr);
   }
-  std::unique_ptr<Checker>& checker = m_checkers[slot];
-  bool failed = false;
-  if (!checker && m_visit) {
-    checker = std::make_unique<Checker>(std::nullopt, m_warn_only, m_file);
-  } else if (!checker) {
-    // (The compiled schema is shared by the process: this costs a lookup, not a compilation.)
-    auto schema = SchemaCheck::create(m_framework, m_profile);
-    if (schema) checker = std::make_unique<Checker>(std::move(*schema), m_warn_only, m_file);
-    else failed = true;  // the one-entry-at-a-time pass reports it
+  std::unique_ptr<Slot>& s = m_slots[slot];
+  if (!s) {
+    auto visitor = m_factory();
+    if (visitor) s = std::make_unique<Slot>(std::move(visitor));
   }
-  if (!failed) failed = !check_entries(chunk, *checker);
-  if (failed) chunk.error = invalid_input("an entry is not valid JSON: verified one entry at a time");
+  if (!s || !visit_entries(chunk, *s)) chunk.error = invalid_input("an entry is not valid JSON: read one entry at a time");
   return std::move(chunk_ptr);
 }
 
-// Parses and checks the chunk's entries into chunk.results; false when an entry's text does
+// Parses and visits the chunk's entries into chunk.results; false when an entry's text does
 // not parse to its last byte.
-bool EntryWorkers::check_entries(Chunk& chunk, Checker& k) {
-  // Each entry's tree is built in k.arena and gone before the arena is reset (tree_arena.h).
-  const pyjson::TreeArenaScope scope(&k.arena);
-  chunk.results.resize(chunk.entries.size());
+bool EntryWorkers::visit_entries(Chunk& chunk, Slot& s) {
+  // Each entry's tree is built in s.arena and gone before the arena is reset (tree_arena.h).
+  const pyjson::TreeArenaScope scope(&s.arena);
+  chunk.results = s.visitor->results_for(chunk.entries.size());
   for (std::size_t i = 0; i < chunk.entries.size(); ++i) {
     Chunk::Entry& e = chunk.entries[i];
-    CheckedEntry& out = chunk.results[i];
-    pyjson::Value& v = e.is_raw ? k.value : e.value;
+    pyjson::Value& v = e.is_raw ? s.value : e.value;
     bool duplicate_keys = e.duplicate_keys;
     if (e.is_raw) {
-      k.cursor.reset(std::string_view(chunk.text).substr(e.begin, e.size), e.offset, e.position);
-      if (!k.cursor.parse_value(v, 2) || k.cursor.peek() >= 0) {
+      s.cursor.reset(std::string_view(chunk.text).substr(e.begin, e.size), e.offset, e.position);
+      if (!s.cursor.parse_value(v, 2) || s.cursor.peek() >= 0) {
         v = pyjson::Value();
-        k.arena.reset();
+        s.arena.reset();
         return false;
       }
-      duplicate_keys = k.cursor.saw_duplicate_keys();
+      duplicate_keys = s.cursor.saw_duplicate_keys();
     }
-    out.name = std::move(e.name);
-    out.name_hash = DumpNames::hash_of(out.name);
-    out.line = e.line;
-    if (m_visit) {
-      m_visit(out.name, v, out);
-      v = pyjson::Value();
-      k.arena.reset();
-      continue;
-    }
-    k.sink.set_line(e.line);
-    k.pointer.assign("/data");
-    dump::append_pointer_token(k.pointer, out.name);
-    // What the one-thread pass runs per entry, in the same order (verify.cpp).
-    k.schema->check(out.name, v, k.sink);
-    EntryTally tally;
-    check_entry(out.name, v, m_ctx, k.pointer, k.sink, &tally, !duplicate_keys);
-    out.leaves = tally.leaves;
-    out.signals = tally.signals;
-    out.has_input_args = v.find("input_args") != nullptr;
-    if (!k.sink.findings().empty()) {
-      out.findings = std::move(k.sink.findings());
-      k.sink.findings().clear();
-    }
+    s.visitor->visit(*chunk.results, i, EntryKey{std::move(e.name), e.line, duplicate_keys}, v);
     v = pyjson::Value();  // freed here, while in this core's cache
-    k.arena.reset();
+    s.arena.reset();
   }
   return true;
 }
@@ -181,7 +139,7 @@ void EntryWorkers::read(Pool& pool) {
     }
     if (!flush()) return;
     if (ev.type == pyjson::DumpEvent::Type::data_begin && ++data_objects > 1) {
-      error = invalid_input("a second \"data\" object: verified one entry at a time");
+      error = invalid_input("a second \"data\" object: read one entry at a time");
       break;
     }
     auto c = std::make_unique<Chunk>();
@@ -205,12 +163,13 @@ Result<bool> EntryWorkers::next(WorkerItem& item) {
         item.event = std::move(m_current->events[m_next_event++]);
         return true;
       }
-      if (m_next_entry < m_current->results.size()) {
+      if (m_next_entry < m_current->entries.size()) {
         item.is_entry = true;
-        item.entry = std::move(m_current->results[m_next_entry++]);
+        ++m_next_entry;
         return true;
       }
       m_current.reset();
+      m_results = nullptr;
     }
     if (m_ended) return false;
     auto chunk = m_pool->next();  // (runs the chunk itself when no other thread has)
@@ -219,20 +178,16 @@ Result<bool> EntryWorkers::next(WorkerItem& item) {
       return false;
     }
     m_current = std::move(*chunk);
+    m_results = m_current->results.get();
     m_next_event = m_next_entry = 0;
     if (m_current->error) {
       m_ended = true;
       Error e = std::move(*m_current->error);
       m_current.reset();
+      m_results = nullptr;
       return e;
     }
   }
 }
 
-const CheckedEntry* EntryWorkers::ahead(std::size_t k) const {
-  if (!m_current || m_next_entry == 0) return nullptr;
-  const std::size_t i = m_next_entry - 1 + k;
-  return i < m_current->results.size() ? &m_current->results[i] : nullptr;
-}
-
-}  // namespace msdump::verify
+}  // namespace msdump::dump

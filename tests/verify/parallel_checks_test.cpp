@@ -1,14 +1,14 @@
-// The parallel entry checks (entry_workers.h) against the one-entry-at-a-time pass: the same
-// findings (every field, in order), summary and entry names, for any number of threads, on
-// every dump.json in testdata, on a generated dump of many chunks with findings scattered
-// through it, and on broken copies (which the parallel pass hands back to the other).
+// The parallel entry checks (parallel_checks.h on dump/entry_workers.h) against the
+// one-entry-at-a-time pass: the same findings (every field, in order), summary and entry names,
+// for any number of threads, on every dump.json in testdata, on a generated dump of many chunks
+// with findings scattered through it, and on broken copies (which the parallel pass hands back
+// to the other).
 
-#include "verify/entry_workers.h"
+#include "verify/parallel_checks.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include <any>
 #include <cstdio>
 #include <span>
 #include <filesystem>
@@ -125,7 +125,7 @@ TEST_SUITE("msdump::verify") {
   TEST_CASE("entry workers: the same report on a dump of many chunks, with caps, warn-only and broken copies") {
     testing::TempDir dir;
     const std::string text = generated_dump(3000);
-    REQUIRE(text.size() > 8 * EntryWorkers::k_chunk_bytes);
+    REQUIRE(text.size() > 8 * dump::EntryWorkers::k_chunk_bytes);
     VerifyOptions o;
     o.path = (dir / "dump.json").string();
     write_file(o.path, text);
@@ -156,42 +156,6 @@ TEST_SUITE("msdump::verify") {
       write_file(o.path, broken.substr(0, p));
       check_same(o);
       CHECK(verify_text(o, true, 2).find("unexpected end of input") != std::string::npos);
-    }
-  }
-}
-
-TEST_SUITE("msdump::verify") {
-  TEST_CASE("entry workers with an EntryVisit: every entry visited once, handed out in file order") {
-    std::string text = "{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"dump_data_dir\": null, \"data\": {";
-    for (int i = 0; i < 3000; ++i)
-      text += fmt::format("{}\"Torch.add.{}.forward\": {{\"input_args\": [], \"output\": [{{\"type\": \"int\", \"value\": {}}}]}}",
-                          i ? ", " : "", i, i);
-    text += "}}";
-    const MemorySource src(std::as_bytes(std::span(text.data(), text.size())), "mem.json");
-    for (const int threads : {2, 4}) {
-      CAPTURE(threads);
-      EntryWorkers workers(src, "mem.json", threads, {}, [](const std::string& name, const pyjson::Value& entry, CheckedEntry& out) {
-        const pyjson::Value* leaf = &entry.find("output")->as_array()[0];
-        out.payload = std::pair<std::string, std::int64_t>(name, leaf->find("value")->as_int());
-      });
-      WorkerItem item;
-      int next = 0;
-      for (;;) {
-        auto more = workers.next(item);
-        REQUIRE(more);
-        if (!*more) break;
-        if (!item.is_entry) {
-          if (item.event.type == pyjson::DumpEvent::Type::data_begin) workers.start_checking({}, Framework::pytorch, Profile::current);
-          continue;
-        }
-        CHECK(item.entry.findings.empty());
-        const auto& [name, value] = std::any_cast<const std::pair<std::string, std::int64_t>&>(item.entry.payload);
-        CHECK(name == fmt::format("Torch.add.{}.forward", next));
-        CHECK(item.entry.name == name);
-        CHECK(value == next);
-        ++next;
-      }
-      CHECK(next == 3000);
     }
   }
 }
