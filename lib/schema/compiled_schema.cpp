@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 
 #include "pyjson/pyfloat.h"
 
@@ -250,92 +251,132 @@ class Compiler {
         SchemaNode::SimpleCondition{n.properties[0].first, n.properties[0].second, n.required.size() == 1});
   }
 
+  // One keyword of a schema object: its name, value and the object holding it.
+  struct KeywordArgs {
+    SchemaNode& n;
+    std::string_view k;
+    const pyjson::Value& v;
+    const pyjson::Value& schema;
+  };
+  using KeywordHandler = void (*)(Compiler& c, const KeywordArgs& a);
+  struct Keyword {
+    std::string_view name;
+    KeywordHandler handle;
+  };
+
   void keyword(SchemaNode& n, const std::string& k, const pyjson::Value& v, const pyjson::Value& schema) {
-    if (k == "type") {
-      type(n, v);
-    } else if (k == "enum") {
-      if (!v.is_array()) return fail(n.pointer, "'enum' must be an array");
-      enumeration(n, v);
-    } else if (k == "const") {
-      enumeration(n, pyjson::Value::array({v}));
-      n.is_const = true;
-    } else if (k == "minimum") {
-      n.has_minimum = number(n, v, k, n.minimum);
-    } else if (k == "maximum") {
-      n.has_maximum = number(n, v, k, n.maximum);
-    } else if (k == "exclusiveMinimum") {
-      n.has_exclusive_minimum = number(n, v, k, n.exclusive_minimum);
-    } else if (k == "exclusiveMaximum") {
-      n.has_exclusive_maximum = number(n, v, k, n.exclusive_maximum);
-    } else if (k == "minLength") {
-      count(n, v, k, n.min_length);
-    } else if (k == "maxLength") {
-      count(n, v, k, n.max_length);
-    } else if (k == "pattern") {
-      if (!v.is_string()) return fail(n.pointer, "'pattern' must be a string");
-      n.pattern = regex(n, v.as_string());
-    } else if (k == "items") {
-      if (v.is_array()) {
-        for (std::size_t i = 0; i < v.as_array().size(); ++i) n.tuple_items.push_back(sub(n, k, i));
-      } else {
-        n.items = sub(n, k);
-      }
-    } else if (k == "additionalItems") {
-      n.additional_items = sub(n, k);
-    } else if (k == "minItems") {
-      count(n, v, k, n.min_items);
-    } else if (k == "maxItems") {
-      count(n, v, k, n.max_items);
-    } else if (k == "required") {
-      string_list(n, v, k, n.required);
-    } else if (k == "properties" || k == "patternProperties") {
-      if (!v.is_object()) return fail(n.pointer, keyword_error(k, "must be an object"));
-      for (const pyjson::Member& p : v.as_object()) {
-        const SchemaNode* child = sub(n, k, p.key);
-        if (k == "properties") {
-          n.properties.emplace_back(p.key, child);
-        } else if (auto re = regex(n, p.key)) {
-          n.pattern_properties.emplace_back(std::move(*re), child);
-        }
-      }
-    } else if (k == "additionalProperties") {
-      if (v.is_bool() && !v.as_bool()) {
-        n.additional_forbidden = true;
-      } else if (!(v.is_bool() && v.as_bool())) {
-        n.additional_properties = sub(n, k);
-      }
-    } else if (k == "propertyNames") {
-      n.property_names = sub(n, k);
-    } else if (k == "dependencies") {
-      if (!v.is_object()) return fail(n.pointer, "'dependencies' must be an object");
-      for (const pyjson::Member& d : v.as_object()) {
-        if (d.value.is_array()) {
-          n.dependencies.emplace_back(d.key, std::vector<std::string>{});
-          string_list(n, d.value, k, n.dependencies.back().second);
-        } else {
-          n.schema_dependencies.emplace_back(d.key, sub(n, k, d.key));
-        }
-      }
-    } else if (k == "minProperties") {
-      count(n, v, k, n.min_properties);
-    } else if (k == "maxProperties") {
-      count(n, v, k, n.max_properties);
-    } else if (k == "allOf" || k == "anyOf" || k == "oneOf") {
-      if (!v.is_array() || v.as_array().empty()) return fail(n.pointer, keyword_error(k, "must be a non-empty array"));
-      auto& list = k == "allOf" ? n.all_of : k == "anyOf" ? n.any_of : n.one_of;
-      for (std::size_t i = 0; i < v.as_array().size(); ++i) list.push_back(sub(n, k, i));
-    } else if (k == "not") {
-      n.not_schema = sub(n, k);
-    } else if (k == "if") {
-      n.if_schema = sub(n, k);
-      if (const pyjson::Value* t = schema.find("then"); t != nullptr) n.then_schema = sub(n, "then");
-      if (const pyjson::Value* e = schema.find("else"); e != nullptr) n.else_schema = sub(n, "else");
-    } else if (k == "then" || k == "else") {
-      // compiled with "if"; without an "if" they have no effect (draft 7)
-    } else if (std::find(std::begin(k_ignored_keywords), std::end(k_ignored_keywords), k) ==
-               std::end(k_ignored_keywords)) {
-      fail(n.pointer, "unsupported keyword '" + k + "'");
+    for (const Keyword& kw : keyword_table()) {
+      if (kw.name == k) return kw.handle(*this, KeywordArgs{n, k, v, schema});
     }
+    if (std::find(std::begin(k_ignored_keywords), std::end(k_ignored_keywords), k) == std::end(k_ignored_keywords))
+      fail(n.pointer, "unsupported keyword '" + k + "'");
+  }
+
+  // The keywords this compiler implements (draft 4-7 as docs/format.md's schemas use them).
+  static std::span<const Keyword> keyword_table() {
+    using A = const KeywordArgs&;
+    static constexpr Keyword k_table[] = {
+        {"type", [](Compiler& c, A a) { c.type(a.n, a.v); }},
+        {"enum", [](Compiler& c, A a) { c.enum_keyword(a); }},
+        {"const",
+         [](Compiler& c, A a) {
+           c.enumeration(a.n, pyjson::Value::array({a.v}));
+           a.n.is_const = true;
+         }},
+        {"minimum", [](Compiler& c, A a) { a.n.has_minimum = c.number(a.n, a.v, a.k, a.n.minimum); }},
+        {"maximum", [](Compiler& c, A a) { a.n.has_maximum = c.number(a.n, a.v, a.k, a.n.maximum); }},
+        {"exclusiveMinimum",
+         [](Compiler& c, A a) { a.n.has_exclusive_minimum = c.number(a.n, a.v, a.k, a.n.exclusive_minimum); }},
+        {"exclusiveMaximum",
+         [](Compiler& c, A a) { a.n.has_exclusive_maximum = c.number(a.n, a.v, a.k, a.n.exclusive_maximum); }},
+        {"minLength", [](Compiler& c, A a) { c.count(a.n, a.v, a.k, a.n.min_length); }},
+        {"maxLength", [](Compiler& c, A a) { c.count(a.n, a.v, a.k, a.n.max_length); }},
+        {"pattern", [](Compiler& c, A a) { c.pattern_keyword(a); }},
+        {"items", [](Compiler& c, A a) { c.items_keyword(a); }},
+        {"additionalItems", [](Compiler& c, A a) { a.n.additional_items = c.sub(a.n, a.k); }},
+        {"minItems", [](Compiler& c, A a) { c.count(a.n, a.v, a.k, a.n.min_items); }},
+        {"maxItems", [](Compiler& c, A a) { c.count(a.n, a.v, a.k, a.n.max_items); }},
+        {"required", [](Compiler& c, A a) { c.string_list(a.n, a.v, a.k, a.n.required); }},
+        {"properties", [](Compiler& c, A a) { c.properties_keyword(a); }},
+        {"patternProperties", [](Compiler& c, A a) { c.properties_keyword(a); }},
+        {"additionalProperties", [](Compiler& c, A a) { c.additional_properties_keyword(a); }},
+        {"propertyNames", [](Compiler& c, A a) { a.n.property_names = c.sub(a.n, a.k); }},
+        {"dependencies", [](Compiler& c, A a) { c.dependencies_keyword(a); }},
+        {"minProperties", [](Compiler& c, A a) { c.count(a.n, a.v, a.k, a.n.min_properties); }},
+        {"maxProperties", [](Compiler& c, A a) { c.count(a.n, a.v, a.k, a.n.max_properties); }},
+        {"allOf", [](Compiler& c, A a) { c.schema_list_keyword(a, a.n.all_of); }},
+        {"anyOf", [](Compiler& c, A a) { c.schema_list_keyword(a, a.n.any_of); }},
+        {"oneOf", [](Compiler& c, A a) { c.schema_list_keyword(a, a.n.one_of); }},
+        {"not", [](Compiler& c, A a) { a.n.not_schema = c.sub(a.n, a.k); }},
+        {"if", [](Compiler& c, A a) { c.if_keyword(a); }},
+        // compiled with "if"; without an "if" they have no effect (draft 7)
+        {"then", [](Compiler&, A) {}},
+        {"else", [](Compiler&, A) {}},
+    };
+    return k_table;
+  }
+
+  void enum_keyword(const KeywordArgs& a) {
+    if (!a.v.is_array()) return fail(a.n.pointer, "'enum' must be an array");
+    enumeration(a.n, a.v);
+  }
+
+  void pattern_keyword(const KeywordArgs& a) {
+    if (!a.v.is_string()) return fail(a.n.pointer, "'pattern' must be a string");
+    a.n.pattern = regex(a.n, a.v.as_string());
+  }
+
+  void items_keyword(const KeywordArgs& a) {
+    if (!a.v.is_array()) {
+      a.n.items = sub(a.n, a.k);
+      return;
+    }
+    for (std::size_t i = 0; i < a.v.as_array().size(); ++i) a.n.tuple_items.push_back(sub(a.n, a.k, i));
+  }
+
+  // "properties" or "patternProperties".
+  void properties_keyword(const KeywordArgs& a) {
+    if (!a.v.is_object()) return fail(a.n.pointer, keyword_error(a.k, "must be an object"));
+    for (const pyjson::Member& p : a.v.as_object()) {
+      const SchemaNode* child = sub(a.n, a.k, p.key);
+      if (a.k == "properties") {
+        a.n.properties.emplace_back(p.key, child);
+      } else if (auto re = regex(a.n, p.key)) {
+        a.n.pattern_properties.emplace_back(std::move(*re), child);
+      }
+    }
+  }
+
+  void additional_properties_keyword(const KeywordArgs& a) {
+    if (a.v.is_bool() && !a.v.as_bool()) {
+      a.n.additional_forbidden = true;
+    } else if (!(a.v.is_bool() && a.v.as_bool())) {
+      a.n.additional_properties = sub(a.n, a.k);
+    }
+  }
+
+  void dependencies_keyword(const KeywordArgs& a) {
+    if (!a.v.is_object()) return fail(a.n.pointer, "'dependencies' must be an object");
+    for (const pyjson::Member& d : a.v.as_object()) {
+      if (d.value.is_array()) {
+        a.n.dependencies.emplace_back(d.key, std::vector<std::string>{});
+        string_list(a.n, d.value, a.k, a.n.dependencies.back().second);
+      } else {
+        a.n.schema_dependencies.emplace_back(d.key, sub(a.n, a.k, d.key));
+      }
+    }
+  }
+
+  // "allOf", "anyOf" or "oneOf" into `list`.
+  void schema_list_keyword(const KeywordArgs& a, std::vector<const SchemaNode*>& list) {
+    if (!a.v.is_array() || a.v.as_array().empty()) return fail(a.n.pointer, keyword_error(a.k, "must be a non-empty array"));
+    for (std::size_t i = 0; i < a.v.as_array().size(); ++i) list.push_back(sub(a.n, a.k, i));
+  }
+
+  void if_keyword(const KeywordArgs& a) {
+    a.n.if_schema = sub(a.n, a.k);
+    if (a.schema.find("then") != nullptr) a.n.then_schema = sub(a.n, "then");
+    if (a.schema.find("else") != nullptr) a.n.else_schema = sub(a.n, "else");
   }
 
   const pyjson::Value& m_root;
