@@ -1,5 +1,6 @@
 """API wrapping (levels L1 and mix): every API of the set, by the Python name the caller used."""
 import functools
+import threading
 
 import torch
 
@@ -72,23 +73,29 @@ class ApiHooks:
             self.targets.append((owner, attr, orig, own_attr, wrapper))
         self.waits = distributed.WaitHook()
         self.installed = False
+        self._script_lock = threading.Lock()   # guards the two below and the swaps they decide
+        self._compiling = 0                    # threads inside an outermost torch.jit.script
 
     def install(self):
         if not self.installed:
             _take_over(self)
-            self._put_wrappers()
+            with self._script_lock:
+                if self._compiling == 0:   # (else the last compiling thread puts them on)
+                    self._put_wrappers()
+                self.installed = True
             self.waits.install()
             self._script = torch.jit.script
             torch.jit.script = self._script_with_originals(self._script)
-            self.installed = True
             _installed.append(self)
 
     def uninstall(self):
         if self.installed:
             torch.jit.script = self._script
             self.waits.uninstall()
-            self._put_originals()
-            self.installed = False
+            with self._script_lock:
+                if self._compiling == 0:   # (else a compiling thread has put them back already)
+                    self._put_originals()
+                self.installed = False
             _installed.remove(self)
 
     def _put_wrappers(self):
@@ -105,19 +112,37 @@ class ApiHooks:
     def _script_with_originals(self, script):
         """torch.jit.script compiling with the original APIs in place, as msprobe's
         wrap_jit_script_func does: TorchScript cannot compile a Python wrapper, and calls
-        inside compiled code are not recorded."""
-        depth = [0]   # torch.jit.script calls itself for what a module calls
+        inside compiled code are not recorded.
+
+        The originals go back process-wide, not for the compiling thread alone: the compiler
+        looks each API up through its module attribute (torch.matmul, F.relu), which every
+        thread shares, so what it finds cannot differ by thread. While any thread compiles,
+        calls made on other threads therefore run the originals and are not recorded
+        (compiling happens while a model is set up, rarely while it trains). `_compiling`
+        counts the threads inside an outermost torch.jit.script, under `_script_lock`: the
+        originals go on when the first starts, the wrappers come back when the last is done
+        (if still installed; install() and uninstall() leave the swap to a compiling thread).
+        torch.jit.script calls itself for what a module calls; that nesting is counted per
+        thread (`local.depth`), so one thread's nested call never ends another's compile."""
+        local = threading.local()
 
         def script_with_originals(*args, **kwargs):
-            if depth[0] == 0:
-                self._put_originals()
-            depth[0] += 1
+            depth = getattr(local, "depth", 0)
+            if depth == 0:
+                with self._script_lock:
+                    if self._compiling == 0 and self.installed:
+                        self._put_originals()
+                    self._compiling += 1
+            local.depth = depth + 1
             try:
                 return script(*args, **kwargs)
             finally:
-                depth[0] -= 1
-                if depth[0] == 0:
-                    self._put_wrappers()
+                local.depth = depth
+                if depth == 0:
+                    with self._script_lock:
+                        self._compiling -= 1
+                        if self._compiling == 0 and self.installed:
+                            self._put_wrappers()
         return functools.wraps(script)(script_with_originals)
 
     def _wrapper(self, key, orig, dropout, in_place, dist=None):

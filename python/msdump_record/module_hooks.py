@@ -40,19 +40,20 @@ def _grad_tensors(value, found):
             _grad_tensors(v, found)
 
 
-def _replace(value, new, it):
-    """value with its grad-requiring tensors replaced, in the order _grad_tensors found them."""
+def _replace(value, it):
+    """value with its grad-requiring tensors replaced by the next ones of `it`, in the order
+    _grad_tensors found them."""
     if isinstance(value, torch.Tensor):
         return next(it) if value.requires_grad else value
     if isinstance(value, (list, tuple)):
-        items = [_replace(v, new, it) for v in value]
+        items = [_replace(v, it) for v in value]
         if all(a is b for a, b in zip(items, value)):
             return value
         if isinstance(value, list):
             return items
         return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
     if isinstance(value, dict):
-        items = {k: _replace(v, new, it) for k, v in value.items()}
+        items = {k: _replace(v, it) for k, v in value.items()}
         if all(items[k] is v for k, v in value.items()):
             return value
         out = type(value)()
@@ -79,7 +80,7 @@ def hook_grad_tensors(value, setup, sink=None):
     if sink is not None:
         for original, clone in zip(found, new):
             sink.alias(original, clone)
-    return _replace(value, new, iter(new))
+    return _replace(value, iter(new))
 
 
 class ModuleHooks:

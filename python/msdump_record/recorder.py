@@ -1,6 +1,9 @@
 """Recorder: msprobe's PrecisionDebugger start/stop/step, writing a capture instead of a dump."""
 import atexit
+import itertools
 import os
+import sys
+import traceback
 import weakref
 
 import torch
@@ -17,18 +20,33 @@ LEVELS = ("L0", "L1", "mix")
 BLOB_NAME = "blob.bin"
 
 
-_RECORDERS = weakref.WeakSet()
+# The live recorders, in creation order, held weakly: a recorder nothing else refers to is
+# freed (and leaves this registry) as any object is.
+_RECORDERS = weakref.WeakValueDictionary()
+_SERIALS = itertools.count()
 
 
 def _disable_in_child():
     """A forked child (a DataLoader worker) records nothing: the writer thread stayed behind."""
-    for rec in list(_RECORDERS):
+    for rec in list(_RECORDERS.values()):
         rec.running = False
         rec._forked = True
 
 
+def _close_all():
+    """At exit: closes the recorders still alive, newest first (as one atexit handler each
+    would), so every queued byte is written; one that fails does not stop the others."""
+    for rec in reversed(list(_RECORDERS.values())):
+        try:
+            rec.close()
+        except Exception:  # noqa: BLE001 (reported as atexit reports a failing handler)
+            print("msdump_record: closing a Recorder at exit failed:", file=sys.stderr)
+            traceback.print_exc()
+
+
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_disable_in_child)
+atexit.register(_close_all)   # once, holding no recorder (a bound method per recorder would)
 
 
 class Recorder:
@@ -56,8 +74,7 @@ class Recorder:
         self._hook_apis()   # before the script binds API names (`from torch import matmul`)
         self.writer = BlobWriter(max_queue_bytes)
         self._pool = BufferPool(max_queue_bytes)
-        _RECORDERS.add(self)
-        atexit.register(self.close)
+        _RECORDERS[next(_SERIALS)] = self
 
     # ---- public API ----
     def start(self, model=None, rank_id=None):

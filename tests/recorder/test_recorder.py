@@ -4,14 +4,17 @@ crash safety and an unseen model recorded, converted and verified.
 
     test_recorder.py MSDUMP [unittest args]
 """
+import gc
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import unittest
 import warnings
+import weakref
 import zlib
 
 import torch
@@ -93,6 +96,34 @@ class Transparency(unittest.TestCase):
             rec.stop()
             rec.close()
             self.assertEqual(self.hook_state(model), before)
+
+    def test_closed_recorder_is_freed_and_open_one_closed_at_exit(self):
+        """The at-exit hook holds no recorder: a closed one nobody refers to is freed; one left
+        open at exit is closed then (its step written in full, hooks off)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(os.path.join(tmp, "freed"), "L1", rank=0)
+            rec.start()
+            torch.add(torch.ones(2), 1)
+            rec.close()
+            ref = weakref.ref(rec)
+            del rec
+            gc.collect()
+            self.assertIsNone(ref(), "a closed Recorder stays alive")
+            cap = os.path.join(tmp, "cap")
+            script = textwrap.dedent(f"""
+                import sys
+                sys.path[:0] = [{PYTHON_DIR!r}]
+                import torch
+                from msdump_record import Recorder
+                rec = Recorder({cap!r}, "L1", rank=0)
+                rec.start()
+                torch.add(torch.ones(2), 1)
+            """)
+            p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stderr, "")
+            names = [e["name"] for e in trace_lines(cap)[1:] if e["kind"] == "data"]
+            self.assertEqual(names, ["Torch.add.0.forward"] * 2)
 
     def test_second_recorder_takes_over_idle_wrappers(self):
         before = self.hook_state(test_model.fresh_model())[1]
@@ -512,6 +543,53 @@ class TorchScript(unittest.TestCase):
                 self.assertTrue(torch.equal(out, expected))
             names = [e["name"] for e in trace_lines(tmp)[1:] if e["kind"] == "data"]
             self.assertEqual(names, ["Torch.add.0.forward"] * 2)
+
+    def test_script_on_two_threads_nested_and_after_close(self):
+        """The originals stay on until the last compiling thread is done (each thread's own
+        nesting counted apart), and a torch.jit.script kept past close() leaves them on."""
+        with tempfile.TemporaryDirectory() as tmp:
+            rec = Recorder(tmp, "L1", rank=0)
+            wrapper = torch.matmul
+            inside = threading.Barrier(2, timeout=30)
+            a_done = threading.Event()
+            seen = {}
+
+            def fake_compile(name):
+                if name == "a":
+                    script("a.inner")       # nested, as torch.jit.script is for a module's calls
+                    seen["a after inner"] = torch.matmul
+                if name in ("a", "b"):
+                    inside.wait()           # both threads compile at once
+                if name == "b":
+                    a_done.wait(30)         # b still compiles after a has finished
+                seen[name] = torch.matmul
+                return name
+
+            script = rec._apis._script_with_originals(fake_compile)
+            errors = []
+
+            def compile_on_thread(name):
+                try:
+                    script(name)
+                    if name == "a":
+                        a_done.set()
+                except Exception as e:  # noqa: BLE001
+                    errors.append(e)
+            threads = [threading.Thread(target=compile_on_thread, args=(n,)) for n in ("a", "b")]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(errors, [])
+            for name in ("a.inner", "a after inner", "a", "b"):
+                self.assertIsNot(seen[name], wrapper, name)
+            self.assertIs(torch.matmul, wrapper)   # the wrappers are back after the last one
+            kept = torch.jit.script
+            rec.close()
+            original = torch.matmul
+            self.assertIsNot(original, wrapper)
+            kept(ScriptedBlock())
+            self.assertIs(torch.matmul, original)  # not put back by a kept script wrapper
 
     def test_trace_while_recording_converts(self):
         x = torch.ones(2, 2)
