@@ -67,7 +67,7 @@ class Mapping {
 std::size_t stream_dump(const ByteSource& source, bool raw) {
   pyjson::DumpStreamOptions options;
   options.raw_entries = raw;
-  options.buffer_bytes = std::size_t{1} << 20;  // verify's reader window (verify/entry_workers.h)
+  options.buffer_bytes = std::size_t{1} << 20;  // verify's reader window (dump/entry_workers.h)
   options.read.exact_capacity = false;
   pyjson::DumpJsonStream stream(source, options);
   pyjson::DumpEvent ev;

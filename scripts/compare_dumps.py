@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Compares two msprobe dump.json files the way the acceptance rule of issue 3 reads: byte for
-byte, except Mean/Norm values that differ within docs/tensor-formats.md §4.6 tolerances.
+"""Checks that a dump.json written by msdump is equivalent to msprobe's for the same tensors: the
+bytes are identical, except Mean/Norm values, which may differ within docs/tensor-formats.md §4.6
+tolerances (a float32 sum depends on the order of its additions; Max/Min/shapes/names do not).
 
 Usage: compare_dumps.py EXPECTED ACTUAL  -> prints a summary, exit 0 if equivalent.
 Strategy: both files must have the same bytes once every "Mean"/"Norm" number token is replaced

@@ -46,7 +46,7 @@ struct DumpStreamOptions {
   ReadOptions read;
   // Entries whose value is an object or array are not parsed: the stream moves past them by
   // their brackets (JsonCursor::skip_container) and hands over their text (DumpEvent::raw),
-  // for the caller to parse elsewhere, e.g. on other threads (verify/entry_workers.h). Their
+  // for the caller to parse elsewhere, e.g. on other threads (dump/entry_workers.h). Their
   // text is checked only as far as brackets and strings go: whoever parses it finds any other
   // syntax error. Everything else (keys, separators, header members, the trailer) is parsed
   // and checked as usual, and positions are the same as without this option.

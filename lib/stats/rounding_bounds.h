@@ -41,7 +41,8 @@ double mean_range_slack(std::uint64_t n, double max_abs, DType statistic_dtype);
 double mean_range_slack(std::uint64_t n, double max_abs, DType statistic_dtype, DType accumulation);
 
 // A float16 Mean of more than 65504 elements from torch 1.13 CPU is 0 or NaN: n converted to
-// float16 is inf (pytorch issue 91597). True when `mean` is such a value.
+// float16 is inf (https://github.com/pytorch/pytorch/issues/91597). True when `mean` is such a
+// value.
 bool is_float16_mean_overflow(double mean, std::uint64_t n, DType statistic_dtype);
 
 // True when the reduction's partial results can leave T's (or A's) finite range, so a

@@ -88,7 +88,7 @@ bool seen(const msdump::pyjson::DumpEvent& e, Seen& out) {
   return true;
 }
 
-// The property the verifier's parallel pass relies on (entry_workers.h): read with raw_entries,
+// The property the verifier's parallel pass relies on (dump/entry_workers.h): read with raw_entries,
 // a document gives the same events as read normally, or (if it is broken) the raw stream fails
 // or one of its entries does not parse; events agree up to there.
 void check_raw_mode(const msdump::ByteSource& src) {

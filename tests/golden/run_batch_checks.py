@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Batch behaviour of convert and verify (issue 5), end to end through the CLI:
+"""Batch behaviour of convert and verify over trees of steps and ranks, end to end through the CLI:
 
   * verify of a tree (2 steps x 4 ranks): one rank with a dropped entry is reported by the
     cross-rank check (kind rank, a warning, at the first diverging entry) and only that rank;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Crash safety of `msdump convert` (issue 6): SIGKILL at random moments must never leave a
+"""Crash safety of `msdump convert`: SIGKILL at random moments must never leave a
 partially written output file, and a rerun with --resume must produce output identical to an
 uninterrupted run.
 

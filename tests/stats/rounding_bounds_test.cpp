@@ -32,7 +32,7 @@ TEST_CASE("unit roundoff and summation gamma") {
 }
 
 TEST_CASE("mean range slack covers sequential float32 sums and nothing far beyond") {
-  // The real case: 12 float32 elements of 1/12, written with Mean below Min.
+  // A real msprobe dump: 12 float32 elements of 1/12, whose dumped Mean is below their Min.
   const double v = 0.0833333358168602, mean = 0.083333320915699;
   CHECK(v - mean <= mean_range_slack(12, v, DType::float32));
   // Worst order on constant data, for several n and values: the slack always covers it.
