@@ -10,6 +10,8 @@ find_package(xsimd CONFIG REQUIRED)
 find_package(fmt CONFIG REQUIRED)
 find_package(spdlog CONFIG REQUIRED)
 find_package(doctest CONFIG REQUIRED)
+# yaml-cpp: compare's mapping files (-dm, -cm, --api-mapping), read in lib/compare/yaml_tree.cpp only.
+find_package(yaml-cpp CONFIG REQUIRED)
 # valijson is test-only: the reference JSON Schema validator the compiled one is tested against
 # (tests/schema/reference/, the differential tests and bench_schema's valijson run). AUTO builds
 # it when valijson is installed (scripts/install-deps.sh --with-reference), ON requires valijson,
@@ -31,3 +33,9 @@ else()
   set(MSDUMP_HAVE_REFERENCE_VALIDATOR OFF)
   message(STATUS "valijson reference validator: not built (MSDUMP_REFERENCE_VALIDATOR=${MSDUMP_REFERENCE_VALIDATOR})")
 endif()
+# libxlsxwriter writes `msdump compare --xlsx` workbooks (lib/compare/xlsx_writer.cpp); Debian
+# ships a pkg-config file, no CMake package. zlib (which libxlsxwriter needs anyway) lets the
+# unit tests read the written workbook back.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(xlsxwriter REQUIRED IMPORTED_TARGET xlsxwriter)
+find_package(ZLIB REQUIRED)

@@ -1,0 +1,82 @@
+#include "compare/cell.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "pyjson/pyfloat.h"
+
+namespace msdump::compare {
+
+double Cell::to_double() const {
+  switch (m_kind) {
+    case Kind::integer:
+      // strtod rounds correctly, as Python's float(int) does; beyond the double range it gives
+      // +-HUGE_VAL where Python raises OverflowError.
+      return m_big ? std::strtod(m_text.c_str(), nullptr) : static_cast<double>(m_int);
+    case Kind::floating:
+      return m_float;
+    case Kind::boolean:
+      return m_bool ? 1.0 : 0.0;  // a Python bool is an int
+    case Kind::text:
+      break;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+std::string Cell::str() const {
+  std::string out;
+  append_str(out);
+  return out;
+}
+
+void Cell::append_str(std::string& out) const {
+  switch (m_kind) {
+    case Kind::text:
+      out += m_text;
+      return;
+    case Kind::integer: {
+      if (m_big) {
+        out += m_text;
+        return;
+      }
+      char buf[24];
+      const auto r = std::to_chars(buf, buf + sizeof buf, m_int);
+      out.append(buf, r.ptr);
+      return;
+    }
+    case Kind::floating:
+      // str(float) is repr(float), except for the non-finite values json spells differently.
+      if (std::isnan(m_float)) {
+        out += "nan";
+      } else if (std::isinf(m_float)) {
+        out += m_float > 0 ? "inf" : "-inf";
+      } else {
+        pyjson::append_python_float(out, m_float);
+      }
+      return;
+    case Kind::boolean:
+      out += m_bool ? "True" : "False";
+      return;
+  }
+}
+
+bool Cell::operator==(const Cell& o) const {
+  if (m_kind != o.m_kind || m_big != o.m_big) return false;
+  switch (m_kind) {
+    case Kind::text:
+      return m_text == o.m_text;
+    case Kind::integer:
+      return m_big ? m_text == o.m_text : m_int == o.m_int;
+    case Kind::floating:
+      // The same value as written: NaN equals NaN, 0.0 and -0.0 differ.
+      if (std::isnan(m_float) || std::isnan(o.m_float)) return std::isnan(m_float) && std::isnan(o.m_float);
+      return m_float == o.m_float && std::signbit(m_float) == std::signbit(o.m_float);
+    case Kind::boolean:
+      return m_bool == o.m_bool;
+  }
+  return false;
+}
+
+}  // namespace msdump::compare

@@ -1,0 +1,58 @@
+#pragma once
+// One cell of a compare table, typed the way msprobe's pandas table holds it: a text, a Python
+// int, a Python float or a bool. The type decides how the cell is written (csv_writer.h: floats
+// as Python's repr, float +-inf as " inf" / " -inf"; xlsx_writer.h: numbers and bools as typed
+// cells) and how the statistics rules read it (stats_diff.h: "equal as text" is Python's str()).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace msdump::compare {
+
+class Cell {
+ public:
+  enum class Kind : std::uint8_t { text, integer, floating, boolean };
+
+  Cell() = default;  // the empty text
+  static Cell text(std::string s) { Cell c; c.m_text = std::move(s); return c; }
+  static Cell integer(std::int64_t v) { Cell c; c.m_kind = Kind::integer; c.m_int = v; return c; }
+  // A Python int outside int64, kept as its decimal digits.
+  static Cell big_integer(std::string digits) { Cell c; c.m_kind = Kind::integer; c.m_text = std::move(digits); c.m_big = true; return c; }
+  static Cell floating(double v) { Cell c; c.m_kind = Kind::floating; c.m_float = v; return c; }
+  static Cell boolean(bool v) { Cell c; c.m_kind = Kind::boolean; c.m_bool = v; return c; }
+
+  Kind kind() const { return m_kind; }
+  bool is_text() const { return m_kind == Kind::text; }
+  bool is_number() const { return m_kind == Kind::integer || m_kind == Kind::floating; }
+  const std::string& as_text() const { return m_text; }  // text cells (and big integers' digits)
+  bool is_big_integer() const { return m_big; }
+  std::int64_t as_int() const { return m_int; }
+  double as_float() const { return m_float; }
+  bool as_bool() const { return m_bool; }
+  // The value of a number cell as a float64 (a big integer through its digits).
+  double to_double() const;
+
+  // Python's str() of the value: "1.0", "-0.0", "inf", "nan", "15", "True", or the text itself.
+  std::string str() const;
+  void append_str(std::string& out) const;
+
+  bool operator==(const Cell& o) const;
+
+ private:
+  Kind m_kind = Kind::text;
+  bool m_big = false;
+  bool m_bool = false;
+  std::int64_t m_int = 0;
+  double m_float = 0.0;
+  std::string m_text;
+};
+
+// msprobe's fixed cell texts.
+inline constexpr std::string_view k_na = "N/A";
+inline constexpr std::string_view k_nan = "Nan";
+inline constexpr std::string_view k_none = "None";
+inline constexpr std::string_view k_unsupported = "unsupported";
+inline constexpr std::string_view k_shape_unmatched = "shape unmatched";
+
+}  // namespace msdump::compare

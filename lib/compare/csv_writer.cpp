@@ -1,0 +1,189 @@
+#include "compare/csv_writer.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "compare/formula_risk.h"
+#include "pyjson/pyfloat.h"
+
+namespace msdump::compare {
+namespace {
+
+constexpr std::size_t k_flush_bytes = std::size_t{1} << 20;
+
+enum : unsigned char { k_quote = 1, k_semicolon = 2 };
+
+constexpr std::array<unsigned char, 256> make_byte_classes() {
+  std::array<unsigned char, 256> t{};
+  t[static_cast<unsigned char>(',')] = k_quote;
+  t[static_cast<unsigned char>('"')] = k_quote;
+  t[static_cast<unsigned char>('\n')] = k_quote;
+  t[static_cast<unsigned char>('\r')] = k_quote;
+  t[static_cast<unsigned char>(';')] = k_semicolon;
+  return t;
+}
+constexpr auto k_byte_classes = make_byte_classes();
+
+bool may_start_formula(char c) {
+  return c == '+' || c == '-' || c == '=' || c == '%' || c == '@' || c == '\xEF';
+}
+
+// The CSV text of one file, formatted into one growing buffer that the caller drains.
+class CsvText {
+ public:
+  CsvText() : m_buf(std::size_t{2} << 20, '\0') {}
+
+  void header(const std::vector<std::string>& names) {
+    const std::size_t start = m_len;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (i > 0) put(",");
+      text_field(names[i]);
+    }
+    end_line(start, names.size());
+  }
+  void row(const std::vector<Cell>& cells) {
+    const std::size_t start = m_len;
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i > 0) put(",");
+      field(cells[i]);
+    }
+    end_line(start, cells.size());
+  }
+  std::string_view bytes() const { return {m_buf.data(), m_len}; }
+  void clear() { m_len = 0; }
+  std::size_t neutralised() const { return m_neutralised; }
+
+ private:
+  char* room(std::size_t n) {
+    if (m_len + n > m_buf.size()) m_buf.resize(std::max(m_buf.size() * 2, m_len + n));
+    return m_buf.data() + m_len;
+  }
+  void put(std::string_view s) {
+    std::memcpy(room(s.size()), s.data(), s.size());
+    m_len += s.size();
+  }
+  void end_line(std::size_t line_start, std::size_t fields) {
+    // Python's csv module writes a record that would be a blank line (one empty field) as "",
+    // else it would read back as no record.
+    if (fields > 0 && m_len == line_start) put("\"\"");
+    put("\n");
+  }
+  void field(const Cell& c);
+  void float_field(double v);
+  void text_field(std::string_view s);
+
+  std::string m_buf;
+  std::size_t m_len = 0;
+  std::size_t m_neutralised = 0;
+};
+
+void CsvText::field(const Cell& c) {
+  switch (c.kind()) {
+    case Cell::Kind::text:
+      text_field(c.as_text());
+      return;
+    case Cell::Kind::integer:
+      if (c.is_big_integer()) {
+        put(c.as_text());
+      } else {
+        char* p = room(24);
+        m_len = static_cast<std::size_t>(std::to_chars(p, p + 24, c.as_int()).ptr - m_buf.data());
+      }
+      return;
+    case Cell::Kind::floating:
+      float_field(c.as_float());
+      return;
+    case Cell::Kind::boolean:
+      put(c.as_bool() ? "True" : "False");
+      return;
+  }
+}
+
+void CsvText::float_field(double v) {
+  if (std::isnan(v)) return;  // pandas' na_rep: an empty field
+  if (std::isinf(v)) {
+    put(v > 0 ? " inf" : " -inf");
+    return;
+  }
+  char* p = room(pyjson::k_max_python_float_chars);
+  m_len = static_cast<std::size_t>(pyjson::format_python_float(p, v) - m_buf.data());
+}
+
+void CsvText::text_field(std::string_view s) {
+  unsigned char seen = 0;
+  for (const char ch : s) seen |= k_byte_classes[static_cast<unsigned char>(ch)];
+  const bool risky = (((seen & k_semicolon) != 0) || (!s.empty() && may_start_formula(s[0]))) && formula_risk(s);
+  if (risky) ++m_neutralised;
+  if ((seen & k_quote) == 0) {
+    if (risky) put("'");
+    put(s);
+    return;
+  }
+  char* p = room(s.size() * 2 + 3);
+  char* const start = p;
+  *p++ = '"';
+  if (risky) *p++ = '\'';
+  for (const char ch : s) {
+    *p++ = ch;
+    if (ch == '"') *p++ = '"';
+  }
+  *p++ = '"';
+  m_len += static_cast<std::size_t>(p - start);
+}
+
+Result<std::unique_ptr<AtomicFile>> create_file(const std::string& path, Overwrite overwrite) {
+  if (auto ok = prepare_output_file(path); !ok) return ok.error();
+  return AtomicFile::create(path, overwrite);
+}
+
+}  // namespace
+
+std::vector<std::string> csv_part_paths(const std::string& path, std::size_t rows, std::size_t rows_per_file) {
+  rows_per_file = std::max<std::size_t>(rows_per_file, 1);
+  if (rows <= rows_per_file) return {path};
+  const std::filesystem::path p(path);
+  const std::string stem = (p.parent_path() / p.stem()).string();
+  const std::string ext = p.extension().string();
+  std::vector<std::string> out;
+  for (std::size_t n = 1; (n - 1) * rows_per_file < rows; ++n) out.push_back(stem + "_part_" + std::to_string(n) + ext);
+  return out;
+}
+
+Result<CsvWritten> write_csv(const TableView& view, const std::string& path, const CsvOptions& options) {
+  const std::size_t rows = view.row_count();
+  const std::size_t per_file = std::max<std::size_t>(options.rows_per_file, 1);
+  CsvWritten written;
+  written.paths = csv_part_paths(path, rows, per_file);
+  std::vector<std::unique_ptr<AtomicFile>> files;
+  CsvText text;
+  std::vector<Cell> cells;
+  for (std::size_t part = 0; part < written.paths.size(); ++part) {
+    auto file = create_file(written.paths[part], options.overwrite);
+    if (!file) return file.error();
+    files.push_back(std::move(*file));
+    text.header(view.header());
+    const std::size_t end = std::min(rows, (part + 1) * per_file);
+    for (std::size_t i = part * per_file; i < end; ++i) {
+      view.cells(i, cells);
+      text.row(cells);
+      if (text.bytes().size() >= k_flush_bytes) {
+        files.back()->write(text.bytes());
+        text.clear();
+      }
+    }
+    files.back()->write(text.bytes());
+    text.clear();
+  }
+  for (auto& f : files) {
+    if (auto ok = f->commit(); !ok) return ok.error();
+  }
+  written.neutralised_cells = text.neutralised();
+  return written;
+}
+
+}  // namespace msdump::compare

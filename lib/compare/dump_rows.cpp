@@ -1,0 +1,359 @@
+#include "compare/dump_rows.h"
+
+#include <fmt/format.h>
+
+#include "compare/python_repr.h"
+#include "pyjson/dump_json_stream.h"
+#include "pyjson/pyfloat.h"
+#include "stats/crc32.h"
+
+namespace msdump::compare {
+namespace {
+
+using pyjson::Kind;
+using pyjson::Value;
+
+// The last two dotted components of a name.
+void last_two(std::string_view name, std::string_view& last, std::string_view& second_last) {
+  const auto dot = name.rfind('.');
+  last = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  second_last = {};
+  if (dot == std::string_view::npos) return;
+  const auto head = name.substr(0, dot);
+  const auto dot2 = head.rfind('.');
+  second_last = dot2 == std::string_view::npos ? head : head.substr(dot2 + 1);
+}
+
+bool has_component(std::string_view name, std::string_view component) {
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = name.find('.', start);
+    if (name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start) == component)
+      return true;
+    if (dot == std::string_view::npos) return false;
+    start = dot + 1;
+  }
+}
+
+void append_python_str(std::string& out, const Value& v) {
+  switch (v.kind()) {
+    case Kind::null: out += "None"; return;
+    case Kind::boolean: out += v.as_bool() ? "True" : "False"; return;
+    case Kind::integer: out += std::to_string(v.as_int()); return;
+    case Kind::big_integer: out += v.as_big_integer(); return;
+    case Kind::floating: out += Cell::floating(v.as_float()).str(); return;
+    case Kind::string: out += v.as_string(); return;
+    case Kind::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& item : v.as_array()) {
+        if (!first) out += ", ";
+        first = false;
+        if (item.is_string()) out += python_str_repr(item.as_string());
+        else append_python_str(out, item);
+      }
+      out += ']';
+      return;
+    }
+    case Kind::object: {
+      out += '{';
+      bool first = true;
+      for (const auto& m : v.as_object()) {
+        if (!first) out += ", ";
+        first = false;
+        out += python_str_repr(m.key);
+        out += ": ";
+        if (m.value.is_string()) out += python_str_repr(m.value.as_string());
+        else append_python_str(out, m.value);
+      }
+      out += '}';
+      return;
+    }
+  }
+}
+
+// A statistic as msprobe's table holds it: numbers typed, NaN -> "Nan", null or missing ->
+// "None", bools as their text (a tensor descriptor's bools are turned into text).
+Cell stat_cell(const Value* v) {
+  if (v == nullptr || v->is_null()) return Cell::text(std::string(k_none));
+  switch (v->kind()) {
+    case Kind::integer: return Cell::integer(v->as_int());
+    case Kind::big_integer: return Cell::big_integer(v->as_big_integer());
+    case Kind::floating: return v->as_float() != v->as_float() ? Cell::text(std::string(k_nan)) : Cell::floating(v->as_float());
+    case Kind::boolean: return Cell::text(v->as_bool() ? "True" : "False");
+    default: return Cell::text(python_str(*v));
+  }
+}
+
+// A scalar's own value in its four statistic cells: kept typed (bools stay bools).
+Cell value_cell(const Value* v) {
+  if (v != nullptr && v->is_bool()) return Cell::boolean(v->as_bool());
+  return stat_cell(v);
+}
+
+std::string python_type_text(const Value* v) {
+  if (v == nullptr || v->is_null()) return "<class 'NoneType'>";
+  switch (v->kind()) {
+    case Kind::boolean: return "<class 'bool'>";
+    case Kind::integer:
+    case Kind::big_integer: return "<class 'int'>";
+    case Kind::floating: return "<class 'float'>";
+    case Kind::string: return "<class 'str'>";
+    case Kind::array: return "<class 'list'>";
+    default: return "<class 'dict'>";
+  }
+}
+
+std::string crc_text(const std::string& text) {
+  return fmt::format("{:08x}", stats::crc32(as_bytes(text)));
+}
+
+struct Walker {
+  std::string_view entry_name;
+  std::uint32_t entry_index;
+  std::vector<Row>& out;
+  std::string path;  // JSON path below the entry, for messages
+
+  Result<void> fail(std::string what) const {
+    return invalid_input(fmt::format("entry '{}': {}: {}", entry_name, path.empty() ? "(entry)" : path, what));
+  }
+
+  Row base(const std::string& name, RowState state) const {
+    Row r;
+    r.name = name;
+    r.entry = entry_index;
+    r.state = state;
+    r.requires_grad = std::string(k_na);
+    r.data_name = "-1";
+    return r;
+  }
+
+  void null_row(const std::string& name, RowState state) {
+    Row r = base(name, state);
+    r.dtype = std::string(k_none);
+    r.shape = std::string(k_none);
+    for (auto& c : r.stats) c = Cell::text(std::string(k_none));
+    r.md5 = std::string(k_na);
+    out.push_back(std::move(r));
+  }
+
+  Result<void> leaf(const Value& d, const std::string& name, RowState state);
+  Result<void> walk(const Value& v, const std::string& name, RowState state, int depth);
+};
+
+Result<void> Walker::leaf(const Value& d, const std::string& name, RowState state) {
+  Row r = base(name, state);
+  if (const auto* dn = d.find("data_name"); dn && dn->is_string() && !dn->as_string().empty()) {
+    r.data_name = dn->as_string();
+    const auto dot = r.data_name.rfind('.');
+    r.name = dot == std::string::npos ? r.data_name : r.data_name.substr(0, dot);
+  }
+  if (const auto* rg = d.find("requires_grad"); rg && !rg->is_null()) {
+    if (!rg->is_bool()) return fail("requires_grad must be a boolean, got " + std::string(pyjson::kind_name(rg->kind())));
+    r.requires_grad = rg->as_bool() ? "True" : "False";
+  }
+  const std::string type = d.find("type")->as_string();
+  const Value* value = d.find("value");
+  const Value* dtype = d.find("dtype");
+  const Value* md5 = d.find("md5");
+  static constexpr const char* k_stat_keys[] = {"Max", "Min", "Mean", "Norm"};
+  for (int i = 0; i < 4; ++i) r.stats[i] = stat_cell(d.find(k_stat_keys[i]));
+  const bool has_dtype = dtype != nullptr && !dtype->is_null() && !(dtype->is_string() && dtype->as_string().empty()) &&
+                         !(dtype->is_bool() && !dtype->as_bool());
+  if (has_dtype) {
+    r.tensor = true;
+    r.dtype = dtype->is_string() ? dtype->as_string() : python_str(*dtype);
+    const Value* shape = d.find("shape");
+    if (shape == nullptr || shape->is_null()) r.shape = std::string(k_none);
+    else if (!shape->is_array()) return fail("shape must be an array, got " + std::string(pyjson::kind_name(shape->kind())));
+    else r.shape = python_str(*shape);
+  } else {
+    std::string_view last, second_last;
+    last_two(name, last, second_last);
+    const auto text_all = [&](const std::string& t) { for (auto& c : r.stats) c = Cell::text(t); };
+    r.dtype = type;
+    r.shape = "[]";
+    if (type == "torch.Size") {
+      r.shape = value ? python_str(*value) : "None";
+    } else if (type == "slice") {
+      r.shape = fmt::format("({},)", value && value->is_array() ? value->size() : 0);
+      if (value && !value->is_array()) r.shape = "()";
+    } else if (type == "ellipsis") {
+      for (auto& c : r.stats) c = value_cell(value);
+    } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
+      text_all(value ? python_str(*value) : "None");
+      r.md5 = value ? python_str(*value) : "None";
+    } else if (type == "torch.ProcessGroup") {
+      const Value* ranks = d.find("group_ranks");
+      text_all(ranks ? python_str(*ranks) : "None");
+      r.md5 = ranks ? python_str(*ranks) : "None";
+    } else {
+      r.dtype = python_type_text(value);
+      for (auto& c : r.stats) c = value_cell(value);
+    }
+  }
+  if (r.md5.empty()) {
+    if (md5 && !md5->is_null() && !(md5->is_string() && md5->as_string().empty())) r.md5 = python_str(*md5);
+    else r.md5 = crc_text(value ? python_str(*value) : std::string());
+  }
+  out.push_back(std::move(r));
+  return {};
+}
+
+Result<void> Walker::walk(const Value& v, const std::string& name, RowState state, int depth) {
+  if (depth > k_max_leaf_depth) return fail(fmt::format("nested deeper than {} levels", k_max_leaf_depth));
+  if (v.is_null()) {
+    null_row(name, state);
+    return {};
+  }
+  if (v.is_array()) {
+    const bool indexed = !has_component(name, "parameters_grad");
+    const auto saved = path.size();
+    for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+      path += fmt::format("[{}]", i);
+      auto r = walk(v.as_array()[i], indexed ? fmt::format("{}.{}", name, i) : name, state, depth + 1);
+      if (!r) return r;
+      path.resize(saved);
+    }
+    return {};
+  }
+  if (!v.is_object()) return {};  // a bare number or string is no leaf: msprobe yields nothing
+  if (const auto* ct = v.find("class_type"); ct && ct->is_string() && ct->as_string() == "torch.distributed.P2POp") {
+    const Value* t = v.find("tensor");
+    if (t && t->is_object()) return leaf(*t, name, state);
+    null_row(name, state);
+    return {};
+  }
+  if (const auto* type = v.find("type"); type && type->is_string()) return leaf(v, name, state);
+  const auto saved = path.size();
+  for (const auto& m : v.as_object()) {
+    path += "." + m.key;
+    auto r = walk(m.value, name + "." + m.key, state, depth + 1);
+    if (!r) return r;
+    path.resize(saved);
+  }
+  return {};
+}
+
+// msprobe's rule for "this dump carries md5": per entry value, a dict with an md5 key directly
+// in a list, or an md5 key of a dict value.
+bool entry_has_md5(const Value& entry) {
+  if (!entry.is_object()) return false;
+  for (const auto& m : entry.as_object()) {
+    if (m.value.is_array()) {
+      for (const auto& item : m.value.as_array())
+        if (item.is_object() && item.find("md5")) return true;
+    } else if (m.value.is_object() && m.value.find("md5")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string_view to_string(RowState s) {
+  switch (s) {
+    case RowState::input: return "input";
+    case RowState::output: return "output";
+    case RowState::parameters: return "parameters";
+    case RowState::parameters_grad: return "parameters_grad";
+  }
+  return "input";
+}
+
+EntryKind entry_kind(std::string_view name) {
+  std::string_view last, second_last;
+  last_two(name, last, second_last);
+  if (last == "parameters_grad" || second_last == "parameters_grad") return EntryKind::parameters_grad;
+  if (last == "forward" || second_last == "forward") return EntryKind::forward;
+  if (last == "backward" || second_last == "backward") return EntryKind::backward;
+  return EntryKind::other;
+}
+
+std::string python_str(const Value& v) {
+  std::string out;
+  append_python_str(out, v);
+  return out;
+}
+
+Result<void> flatten_entry(std::string_view name, std::uint32_t entry_index, const Value& entry, std::vector<Row>& out,
+                           bool& has_md5) {
+  const auto kind = entry_kind(name);
+  if (kind == EntryKind::other) return {};
+  if (entry_has_md5(entry)) has_md5 = true;
+  const auto first = out.size();
+  Walker w{name, entry_index, out, {}};
+  const std::string entry_name(name);
+  if (kind == EntryKind::parameters_grad) {
+    auto r = w.walk(entry, entry_name, RowState::parameters_grad, 0);
+    if (!r) return r;
+  } else if (entry.is_object()) {
+    static constexpr std::pair<const char*, RowState> k_containers[] = {
+        {"input_args", RowState::input}, {"input_kwargs", RowState::input}, {"input", RowState::input},
+        {"output", RowState::output},    {"parameters", RowState::parameters}};
+    for (const auto& [key, state] : k_containers) {
+      const Value* part = entry.find(key);
+      if (part == nullptr) continue;
+      w.path = key;
+      const char* shown = state == RowState::output ? ".output" : state == RowState::parameters ? ".parameters" : ".input";
+      auto r = w.walk(*part, entry_name + shown, state, 0);
+      if (!r) return r;
+    }
+  }
+  // Inputs (and kwargs), then parameters, then outputs, then parameters_grad; stable within each.
+  static constexpr RowState k_order[] = {RowState::input, RowState::parameters, RowState::output, RowState::parameters_grad};
+  std::vector<Row> sorted;
+  sorted.reserve(out.size() - first);
+  for (auto state : k_order)
+    for (std::size_t i = first; i < out.size(); ++i)
+      if (out[i].state == state) sorted.push_back(std::move(out[i]));
+  std::move(sorted.begin(), sorted.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
+  return {};
+}
+
+Result<DumpRows> read_dump_rows(const ByteSource& src, const std::string& shown_as) {
+  DumpRows rows;
+  rows.path = shown_as;
+  rows.framework = "pytorch";
+  pyjson::DumpJsonStream stream(src);
+  pyjson::DumpEvent ev;
+  bool saw_data = false;
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) {
+      rows.error = more.error().with_context("reading '" + shown_as + "'");
+      break;
+    }
+    if (!*more) break;
+    if (ev.type == pyjson::DumpEvent::Type::member) {
+      auto text = ev.value.is_string() ? ev.value.as_string() : std::string();
+      if (ev.key == "task") rows.task = text;
+      else if (ev.key == "level") rows.level = text;
+      else if (ev.key == "framework" && !text.empty()) rows.framework = text;
+    } else if (ev.type == pyjson::DumpEvent::Type::data_begin) {
+      saw_data = true;
+    } else if (ev.type == pyjson::DumpEvent::Type::entry) {
+      if (entry_kind(ev.key) == EntryKind::other) continue;
+      const auto index = static_cast<std::uint32_t>(rows.entries.size());
+      auto r = flatten_entry(ev.key, index, ev.value, rows.rows, rows.has_md5);
+      rows.entries.push_back(ev.key);
+      if (!r) {
+        // The entry's rows are dropped whole: a half-flattened entry would pair wrongly.
+        while (!rows.rows.empty() && rows.rows.back().entry == index) rows.rows.pop_back();
+        rows.entries.pop_back();
+        rows.error = r.error().with_context(fmt::format("'{}': {}", shown_as, pyjson::to_string(ev.position)));
+        break;
+      }
+    }
+  }
+  if (rows.task.empty() && rows.error) return *rows.error;
+  if (!saw_data && rows.error) return *rows.error;
+  if (rows.task.empty())
+    return invalid_input(fmt::format("'{}': no \"task\" member: expected a dump.json of msprobe", shown_as));
+  if (!saw_data)
+    return invalid_input(fmt::format("'{}': no \"data\" object: expected a dump.json of msprobe", shown_as));
+  return rows;
+}
+
+}  // namespace msdump::compare

@@ -1,0 +1,59 @@
+#pragma once
+// Pairing NPU rows with bench rows (docs/compare.md "Matching rows"). Every mode gives each NPU row at
+// most one bench row; the table keeps NPU order and shows bench rows only through their partner.
+//   exact (default)  key = the row name with its entry replaced by the entry's match key
+//                    (dump::MatchKeys: backward counters become backward order), on both sides;
+//                    an NPU row takes the first bench row with its key.
+//   fuzzy            counter-blind keys (a row's text before its first `forward`/`backward`
+//                    loses its last dotted component: `Tensor.__mul__.3.forward.input.0` ->
+//                    `Tensor.__mul__.forward.input.0`) paired by msprobe's sequential queue
+//                    algorithm, in every table mode (msprobe pairs this way in tensor mode only;
+//                    its statistics and md5 fuzzy tables are broken). No backward renumbering.
+//   mappings         NPU row names are first renamed: by the data mapping (exact row names),
+//                    else the API mapping (cross-framework dumps only) and the cell mapping;
+//                    then both sides get the same backward renumbering and are paired as in
+//                    exact mode (msprobe renumbers the bench side only, mis-pairing backward
+//                    rows). A row a mapping makes unmatchable stays unpaired. A data or cell
+//                    mapping takes precedence over fuzzy.
+// Then the dtype gate: a pair with different Dtype texts becomes unpaired unless both are in
+// {torch.float16, torch.float32, torch.bfloat16} or both in {Float16, Float32, BFloat16}; when
+// the NPU dump is MindSpore/mindtorch and the bench PyTorch, dtypes are compared by family (int,
+// float, bool, complex). A data mapping turns the gate off.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/api_mapping.h"
+#include "compare/dump_rows.h"
+#include "compare/name_mapping.h"
+
+namespace msdump::compare {
+
+struct MatchOptions {
+  bool fuzzy = false;
+  const DataMapping* data_mapping = nullptr;
+  const CellMapping* cell_mapping = nullptr;
+  const ApiMapping* api_mapping = nullptr;  // used for a MindSpore/mindtorch NPU against PyTorch
+};
+
+struct MatchResult {
+  std::vector<std::optional<std::uint32_t>> bench_of;  // per NPU row: its bench row after the dtype gate
+  std::vector<std::uint32_t> bench_only;               // bench rows no NPU row took, in bench order
+};
+
+MatchResult match_rows(const DumpRows& npu, const DumpRows& bench, const MatchOptions& options);
+
+// The fuzzy key of a row name (see above); names without `forward`/`backward` are kept.
+std::string fuzzy_key(std::string_view row_name);
+
+// Whether NPU dtype text `npu` may pair with bench dtype text `bench` (the dtype gate);
+// `cross_framework`: compared by family.
+bool dtypes_pair(std::string_view npu, std::string_view bench, bool cross_framework);
+
+// Whether a pair of dumps is a cross-framework one (NPU MindSpore/mindtorch, bench PyTorch).
+bool cross_framework(const DumpRows& npu, const DumpRows& bench);
+
+}  // namespace msdump::compare

@@ -1,0 +1,275 @@
+#include "compare/stats_diff.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <string>
+
+#include "pyjson/pyfloat.h"
+
+namespace msdump::compare {
+
+namespace {
+
+char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool equals_lower(std::string_view text, std::string_view lower) {
+  if (text.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (ascii_lower(text[i]) != lower[i]) return false;
+  }
+  return true;
+}
+
+bool contains_lower(std::string_view text, std::string_view lower) {
+  if (lower.size() > text.size()) return false;
+  for (std::size_t i = 0; i + lower.size() <= text.size(); ++i) {
+    if (equals_lower(text.substr(i, lower.size()), lower)) return true;
+  }
+  return false;
+}
+
+bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// The digits part of a float text (no sign, no whitespace): decimal or exponent notation.
+std::optional<double> parse_decimal(std::string_view s) {
+  if (s.empty() || !((s[0] >= '0' && s[0] <= '9') || s[0] == '.')) return std::nullopt;
+  double v = 0.0;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v, std::chars_format::general);
+  if (r.ptr != s.data() + s.size()) return std::nullopt;
+  if (r.ec == std::errc::result_out_of_range) {
+    // Python gives inf (or 0.0) where from_chars reports the range: strtod agrees with it.
+    const std::string copy(s);
+    return std::strtod(copy.c_str(), nullptr);
+  }
+  if (r.ec != std::errc()) return std::nullopt;
+  return v;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Powers of ten 1e0 ... 1e308, each the double nearest to it.
+const std::array<double, 309>& powers_of_ten() {
+  static const std::array<double, 309> table = [] {
+    std::array<double, 309> t{};
+    for (std::size_t k = 0; k < t.size(); ++k) {
+      const std::string text = "1e" + std::to_string(k);
+      std::from_chars(text.data(), text.data() + text.size(), t[k]);
+    }
+    return t;
+  }();
+  return table;
+}
+
+// The infinity spellings pandas accepts when the digits parse fails.
+std::optional<double> pandas_infinity(std::string_view s) {
+  double sign = 1.0;
+  if (s.size() == 4 || s.size() == 9) {
+    if (s[0] != '+' && s[0] != '-') return std::nullopt;
+    sign = s[0] == '-' ? -1.0 : 1.0;
+    s.remove_prefix(1);
+  }
+  if (equals_lower(s, "inf") || equals_lower(s, "infinity")) return sign * std::numeric_limits<double>::infinity();
+  return std::nullopt;
+}
+
+// The decimal exponent part after 'e'/'E' (at most 17 digits read); `pos` moves past what is used.
+long exponent_part(std::string_view s, std::size_t& pos) {
+  std::size_t p = pos + 1;
+  bool negative = false;
+  if (p < s.size() && (s[p] == '+' || s[p] == '-')) negative = s[p++] == '-';
+  long n = 0;
+  int digits = 0;
+  while (digits < 17 && p < s.size() && is_digit(s[p])) {
+    n = n * 10 + (s[p++] - '0');
+    ++digits;
+  }
+  if (digits == 0) return 0;  // the 'e' is not used: the text does not end there
+  pos = p;
+  return negative ? -n : n;
+}
+
+std::optional<double> pandas_digits(std::string_view s) {
+  constexpr int k_max_digits = 17;
+  std::size_t p = 0;
+  while (p < s.size() && is_space(s[p])) ++p;
+  bool negative = false;
+  if (p < s.size() && (s[p] == '+' || s[p] == '-')) negative = s[p++] == '-';
+  double number = 0.0;
+  long exponent = 0;
+  int digits = 0;
+  for (; p < s.size() && is_digit(s[p]); ++p) {
+    if (digits < k_max_digits) {
+      number = number * 10.0 + (s[p] - '0');
+      ++digits;
+    } else {
+      ++exponent;
+    }
+  }
+  if (p < s.size() && s[p] == '.') {
+    ++p;
+    int decimals = 0;
+    for (; digits < k_max_digits && p < s.size() && is_digit(s[p]); ++p, ++digits, ++decimals) {
+      number = number * 10.0 + (s[p] - '0');
+    }
+    while (p < s.size() && is_digit(s[p])) ++p;
+    exponent -= decimals;
+  }
+  if (digits == 0) return std::nullopt;
+  if (negative) number = -number;
+  if (p < s.size() && (s[p] == 'e' || s[p] == 'E')) exponent += exponent_part(s, p);
+  while (p < s.size() && is_space(s[p])) ++p;
+  if (p != s.size() || exponent > 308) return std::nullopt;
+  const auto& e = powers_of_ten();
+  if (exponent > 0) {
+    number *= e[static_cast<std::size_t>(exponent)];
+  } else if (exponent < -616) {
+    number = 0.0;
+  } else if (exponent < -308) {
+    number /= e[static_cast<std::size_t>(-308 - exponent)];
+    number /= e[308];
+  } else {
+    number /= e[static_cast<std::size_t>(-exponent)];
+  }
+  if (std::isinf(number)) return std::nullopt;
+  return number;
+}
+
+enum class Rule : std::uint8_t { compute, nan, inf, neg_inf, na, diff };
+
+// msprobe's table of results for two values that are not equal as text.
+Rule rule_for(StatClass n, StatClass b) {
+  using C = StatClass;
+  if (n == C::na || b == C::na) return Rule::na;
+  if (n == C::device && b == C::device) return Rule::na;
+  if (n == C::device || b == C::device || n == C::other || b == C::other) return Rule::diff;
+  // Both are num, nan, inf or neg_inf from here on.
+  if (n == C::nan || b == C::nan) return Rule::nan;
+  if (n == C::num && b == C::num) return Rule::compute;
+  if (n == C::inf && (b == C::num || b == C::neg_inf)) return Rule::inf;
+  if (n == C::neg_inf && (b == C::num || b == C::inf)) return Rule::neg_inf;
+  if (n == C::num) return b == C::inf ? Rule::neg_inf : Rule::inf;
+  return Rule::na;  // inf vs inf (or -inf vs -inf) spelled differently: msprobe has no rule
+}
+
+Cell text_cell(std::string_view s) { return Cell::text(std::string(s)); }
+
+}  // namespace
+
+std::string_view to_string(StatClass c) {
+  switch (c) {
+    case StatClass::num: return "NUM";
+    case StatClass::nan: return "NAN";
+    case StatClass::inf: return "INF";
+    case StatClass::neg_inf: return "NEG_INF";
+    case StatClass::na: return "NA";
+    case StatClass::device: return "DEVICE";
+    case StatClass::other: return "OTHER";
+  }
+  return "OTHER";
+}
+
+std::optional<double> parse_python_float(std::string_view text) {
+  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
+  bool negative = false;
+  if (!text.empty() && (text[0] == '+' || text[0] == '-')) {
+    negative = text[0] == '-';
+    text.remove_prefix(1);
+  }
+  std::optional<double> v;
+  if (equals_lower(text, "inf") || equals_lower(text, "infinity")) {
+    v = std::numeric_limits<double>::infinity();
+  } else if (equals_lower(text, "nan")) {
+    v = std::numeric_limits<double>::quiet_NaN();
+  } else {
+    v = parse_decimal(text);
+  }
+  if (v && negative) *v = -*v;
+  return v;
+}
+
+std::optional<double> pandas_parse_float(std::string_view text) {
+  if (auto v = pandas_digits(text)) return v;
+  return pandas_infinity(text);
+}
+
+std::string python_float_str(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  std::string out;
+  pyjson::append_python_float(out, x);
+  return out;
+}
+
+StatClass classify_stat(const Cell& c, double& number) {
+  // A number cell is a number whatever its text; its value is its text read back by pandas, NaN
+  // when pandas cannot read it (a value near the double range that its scaling overflows).
+  const double unreadable = std::numeric_limits<double>::quiet_NaN();
+  number = 0.0;
+  if (c.kind() == Cell::Kind::floating) {
+    const double v = c.as_float();
+    if (std::isnan(v)) return StatClass::nan;
+    if (std::isinf(v)) return v > 0 ? StatClass::inf : StatClass::neg_inf;
+    number = pandas_parse_float(c.str()).value_or(unreadable);
+    return StatClass::num;
+  }
+  if (c.kind() == Cell::Kind::integer) {
+    number = pandas_parse_float(c.str()).value_or(unreadable);
+    return StatClass::num;
+  }
+  if (c.kind() == Cell::Kind::boolean) return StatClass::other;
+  const std::string& s = c.as_text();
+  if (equals_lower(s, "nan")) return StatClass::nan;
+  if (equals_lower(s, "inf")) return StatClass::inf;
+  if (equals_lower(s, "-inf")) return StatClass::neg_inf;
+  if (!equals_lower(s, "true") && !equals_lower(s, "false")) {
+    if (const auto v = pandas_parse_float(s)) {
+      number = *v;
+      return StatClass::num;
+    }
+  }
+  if (contains_lower(s, "npu") || contains_lower(s, "cpu") || contains_lower(s, "cuda")) return StatClass::device;
+  if (s == k_na) return StatClass::na;
+  return StatClass::other;
+}
+
+std::pair<Cell, Cell> stat_diff(const Cell& npu, const Cell& bench) {
+  if (npu.str() == bench.str()) return {text_cell("0"), text_cell("0")};
+  double n = 0.0;
+  double b = 0.0;
+  const StatClass nc = classify_stat(npu, n);
+  const StatClass bc = classify_stat(bench, b);
+  switch (rule_for(nc, bc)) {
+    case Rule::compute: {
+      const double diff = n - b;
+      Cell rel = b == 0.0 ? text_cell("inf") : Cell::text(python_float_str(std::fabs(diff / b * 100.0)) + "%");
+      return {Cell::text(python_float_str(diff)), std::move(rel)};
+    }
+    case Rule::nan: return {text_cell(k_nan), text_cell(k_nan)};
+    case Rule::inf: return {text_cell("inf"), text_cell("inf")};
+    case Rule::neg_inf: return {text_cell("-inf"), text_cell("-inf")};
+    case Rule::diff: return {text_cell("Diff"), text_cell("Diff")};
+    case Rule::na: break;
+  }
+  return {text_cell(k_na), text_cell(k_na)};
+}
+
+std::array<Cell, 8> stats_diff(const Row& npu, const Row* bench) {
+  std::array<Cell, 8> out;
+  for (std::size_t s = 0; s < 4; ++s) {
+    if (bench == nullptr) {
+      out[s] = text_cell(k_na);
+      out[4 + s] = text_cell(k_na);
+      continue;
+    }
+    auto [diff, rel] = stat_diff(npu.stats[s], bench->stats[s]);
+    out[s] = std::move(diff);
+    out[4 + s] = std::move(rel);
+  }
+  return out;
+}
+
+}  // namespace msdump::compare

@@ -1,0 +1,78 @@
+#pragma once
+// The compare table of one pair of dumps, as msprobe's compare lays it out (docs/compare.md
+// "Columns"): one TableRow per NPU row, in NPU order, with its bench partner (if any), the
+// mode's metric cells and the checkers' verdict. Writers (csv_writer.h, xlsx_writer.h) read it
+// through TableView: a header and the cells of row i.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/cell.h"
+#include "compare/dump_rows.h"
+
+namespace msdump::compare {
+
+enum class Mode : std::uint8_t { summary, md5, tensor };
+std::string_view to_string(Mode m);  // "summary", "md5", "tensor"
+
+enum class Level : std::uint8_t { pass, warning, error };
+std::string_view to_string(Level l);  // "pass", "warning", "error"
+
+struct TableRow {
+  std::uint32_t npu = 0;                // index into the NPU DumpRows::rows
+  std::optional<std::uint32_t> bench;   // its partner in the bench rows
+  // summary: Max diff, Min diff, Mean diff, L2norm diff, MaxRelativeErr, MinRelativeErr,
+  //          MeanRelativeErr, NormRelativeErr;
+  // tensor:  Cosine, EucDist, MaxAbsErr, MaxRelativeErr, One Thousandth Err Ratio,
+  //          Five Thousandths Err Ratio;
+  // md5:     none.
+  std::vector<Cell> metrics;
+  Level result = Level::pass;
+  std::vector<std::string> messages;    // Err_message, in checker order
+};
+
+// Stack frames of the NPU side, per entry, already rendered as msprobe's cell (a Python list
+// repr); empty string: the entry has no stack.
+struct StackCells {
+  bool present = false;                 // stack.json was found: the NPU_Stack_Info column exists
+  std::vector<std::string> per_entry;   // indexed like DumpRows::entries
+};
+
+struct Table {
+  Mode mode = Mode::summary;
+  const DumpRows* npu = nullptr;
+  const DumpRows* bench = nullptr;
+  const StackCells* stacks = nullptr;   // nullptr or !present: no stack column
+  std::vector<TableRow> rows;
+};
+
+// Anything a writer can write: a header and rows of cells.
+class TableView {
+ public:
+  virtual ~TableView() = default;
+  virtual const std::vector<std::string>& header() const = 0;
+  virtual std::size_t row_count() const = 0;
+  // Fills `out` (resized to header().size()) with the cells of row i.
+  virtual void cells(std::size_t i, std::vector<Cell>& out) const = 0;
+};
+
+// The columns msprobe writes for `mode` (with NPU_Stack_Info when `stack`).
+std::vector<std::string> table_header(Mode mode, bool stack);
+
+// TableView over a Table.
+class CompareTableView final : public TableView {
+ public:
+  explicit CompareTableView(const Table& table);
+  const std::vector<std::string>& header() const override { return m_header; }
+  std::size_t row_count() const override { return m_table.rows.size(); }
+  void cells(std::size_t i, std::vector<Cell>& out) const override;
+
+ private:
+  const Table& m_table;
+  std::vector<std::string> m_header;
+};
+
+}  // namespace msdump::compare

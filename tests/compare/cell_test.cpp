@@ -1,0 +1,50 @@
+#include "compare/cell.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace msdump::compare;
+
+TEST_SUITE("msdump::compare") {
+  TEST_CASE("Cell::str is Python's str()") {
+    const double inf = std::numeric_limits<double>::infinity();
+    CHECK(Cell::floating(1.0).str() == "1.0");
+    CHECK(Cell::floating(-0.0).str() == "-0.0");
+    CHECK(Cell::floating(2.6616761684417725).str() == "2.6616761684417725");
+    CHECK(Cell::floating(1e-05).str() == "1e-05");
+    CHECK(Cell::floating(1e16).str() == "1e+16");
+    CHECK(Cell::floating(inf).str() == "inf");
+    CHECK(Cell::floating(-inf).str() == "-inf");
+    CHECK(Cell::floating(std::nan("")).str() == "nan");
+    CHECK(Cell::integer(15).str() == "15");
+    CHECK(Cell::integer(std::numeric_limits<std::int64_t>::min()).str() == "-9223372036854775808");
+    CHECK(Cell::big_integer("123456789012345678901234567890").str() == "123456789012345678901234567890");
+    CHECK(Cell::boolean(true).str() == "True");
+    CHECK(Cell::boolean(false).str() == "False");
+    CHECK(Cell::text("N/A").str() == "N/A");
+    CHECK(Cell().str().empty());
+    std::string out = "x=";
+    Cell::floating(0.5).append_str(out);
+    CHECK(out == "x=0.5");
+  }
+  TEST_CASE("Cell::to_double") {
+    CHECK(Cell::integer(-3).to_double() == -3.0);
+    CHECK(Cell::floating(0.25).to_double() == 0.25);
+    CHECK(Cell::big_integer("18446744073709551617").to_double() == 18446744073709551616.0);
+    CHECK(Cell::boolean(true).to_double() == 1.0);
+    CHECK(std::isnan(Cell::text("1.0").to_double()));
+  }
+  TEST_CASE("Cell equality: same kind and same value") {
+    CHECK(Cell::text("1") == Cell::text("1"));
+    CHECK_FALSE(Cell::text("1") == Cell::integer(1));
+    CHECK_FALSE(Cell::integer(1) == Cell::floating(1.0));
+    CHECK_FALSE(Cell::integer(1) == Cell::boolean(true));
+    CHECK(Cell::floating(std::nan("")) == Cell::floating(std::nan("")));
+    CHECK_FALSE(Cell::floating(0.0) == Cell::floating(-0.0));
+    CHECK(Cell::big_integer("99999999999999999999") == Cell::big_integer("99999999999999999999"));
+    CHECK_FALSE(Cell::big_integer("1") == Cell::integer(1));
+    CHECK(Cell::boolean(false) == Cell::boolean(false));
+  }
+}

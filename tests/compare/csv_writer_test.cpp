@@ -1,0 +1,135 @@
+#include "compare/csv_writer.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+
+#include "compare/writer_test_table.h"
+#include "test_util.h"
+
+using namespace msdump;
+using namespace msdump::compare;
+using compare::testing::VectorTable;
+namespace fs = std::filesystem;
+
+namespace {
+
+const double k_inf = std::numeric_limits<double>::infinity();
+
+VectorTable numbered_rows(std::size_t n) {
+  std::vector<std::vector<Cell>> rows;
+  for (std::size_t i = 0; i < n; ++i) rows.push_back({Cell::integer(static_cast<std::int64_t>(i)), Cell::text("r")});
+  return VectorTable({"n", "t"}, std::move(rows));
+}
+
+}  // namespace
+
+TEST_SUITE("msdump::compare") {
+  TEST_CASE("write_csv renders cells as pandas' to_csv does") {
+    msdump::testing::TempDir dir;
+    const VectorTable table(
+        {"NPU Name", "NPU Tensor Shape", "Max diff", "MaxRelativeErr", "Result", "Err_message", "Consistent"},
+        {{Cell::text("Functional.conv2d.0.forward.input.0"), Cell::text("[2, 3, 8, 8]"), Cell::floating(0.0),
+          Cell::text("0.0%"), Cell::text("pass"), Cell::text("[]"), Cell::boolean(true)},
+         {Cell::text("a\"b"), Cell::text("[4]"), Cell::floating(-1.862645149230957e-09), Cell::floating(k_inf),
+          Cell::text("error"), Cell::text("[\"error: x\"]"), Cell::boolean(false)},
+         {Cell::text("line\nbreak"), Cell::text("cr\r"), Cell::floating(-k_inf), Cell::floating(std::nan("")),
+          Cell::integer(-15), Cell::big_integer("123456789012345678901234567890"), Cell::text("")}});
+    const auto path = (dir / "compare_result.csv").string();
+    auto r = write_csv(table, path);
+    REQUIRE(r);
+    CHECK(r->paths == std::vector<std::string>{path});
+    CHECK(r->neutralised_cells == 0);
+    CHECK(msdump::testing::slurp(path) ==
+          "NPU Name,NPU Tensor Shape,Max diff,MaxRelativeErr,Result,Err_message,Consistent\n"
+          "Functional.conv2d.0.forward.input.0,\"[2, 3, 8, 8]\",0.0,0.0%,pass,[],True\n"
+          "\"a\"\"b\",[4],-1.862645149230957e-09, inf,error,\"[\"\"error: x\"\"]\",False\n"
+          "\"line\nbreak\",\"cr\r\", -inf,,-15,123456789012345678901234567890,\n");
+  }
+  TEST_CASE("write_csv writes a stack cell like msprobe's sample") {
+    msdump::testing::TempDir dir;
+    const VectorTable table({"Result", "Err_message", "NPU_Stack_Info", "Data_name"},
+                            {{Cell::text("pass"), Cell::text("[]"),
+                              Cell::text("['File /x/conv.py, line 459, in _conv_forward, \\n return F.conv2d(input, "
+                                         "weight, bias, self.stride,', "
+                                         "'File /x/m.py, line 808, in <module>, \\n main()']"),
+                              Cell::text("['Functional.conv2d.0.forward.input.0.pt', "
+                                         "'Functional.conv2d.0.forward.input.0.pt']")},
+                             {Cell::text("pass"), Cell::text("[]"), Cell::text("N/A"), Cell::text("['-1', '-1']")}});
+    const auto path = (dir / "s.csv").string();
+    REQUIRE(write_csv(table, path));
+    CHECK(msdump::testing::slurp(path) ==
+          "Result,Err_message,NPU_Stack_Info,Data_name\n"
+          "pass,[],\"['File /x/conv.py, line 459, in _conv_forward, \\n return F.conv2d(input, weight, bias, "
+          "self.stride,', 'File /x/m.py, line 808, in <module>, \\n main()']\","
+          "\"['Functional.conv2d.0.forward.input.0.pt', 'Functional.conv2d.0.forward.input.0.pt']\"\n"
+          "pass,[],N/A,\"['-1', '-1']\"\n");
+  }
+  TEST_CASE("write_csv neutralises formula cells with an apostrophe and counts them") {
+    msdump::testing::TempDir dir;
+    const VectorTable table({"a", "b", "c"}, {{Cell::text("-x"), Cell::text("-inf"), Cell::text("ok;=1,2")},
+                                              {Cell::text("\uff20cmd"), Cell::floating(-1.5), Cell::text("-1;-2")}});
+    const auto path = (dir / "f.csv").string();
+    auto r = write_csv(table, path);
+    REQUIRE(r);
+    CHECK(r->neutralised_cells == 3);
+    CHECK(msdump::testing::slurp(path) == "a,b,c\n'-x,-inf,\"'ok;=1,2\"\n'\uff20cmd,-1.5,-1;-2\n");
+  }
+  TEST_CASE("write_csv writes a line of one empty field as \"\"") {
+    msdump::testing::TempDir dir;
+    const VectorTable table({"only"}, {{Cell::text("")}, {Cell::floating(std::nan(""))}, {Cell::text("x")}});
+    const auto path = (dir / "one.csv").string();
+    REQUIRE(write_csv(table, path));
+    CHECK(msdump::testing::slurp(path) == "only\n\"\"\n\"\"\nx\n");
+  }
+  TEST_CASE("write_csv splits more rows than rows_per_file into parts with the header") {
+    msdump::testing::TempDir dir;
+    const auto path = (dir / "compare_result_1.csv").string();
+    auto r = write_csv(numbered_rows(5), path, CsvOptions{2, Overwrite::yes});
+    REQUIRE(r);
+    const std::vector<std::string> want = {(dir / "compare_result_1_part_1.csv").string(),
+                                           (dir / "compare_result_1_part_2.csv").string(),
+                                           (dir / "compare_result_1_part_3.csv").string()};
+    CHECK(r->paths == want);
+    CHECK_FALSE(fs::exists(path));
+    CHECK(msdump::testing::slurp(want[0]) == "n,t\n0,r\n1,r\n");
+    CHECK(msdump::testing::slurp(want[1]) == "n,t\n2,r\n3,r\n");
+    CHECK(msdump::testing::slurp(want[2]) == "n,t\n4,r\n");
+    // exactly rows_per_file rows: one file under the given name
+    auto one = write_csv(numbered_rows(2), path, CsvOptions{2, Overwrite::yes});
+    REQUIRE(one);
+    CHECK(one->paths == std::vector<std::string>{path});
+    CHECK(msdump::testing::slurp(path) == "n,t\n0,r\n1,r\n");
+  }
+  TEST_CASE("write_csv: an empty table is the header line") {
+    msdump::testing::TempDir dir;
+    const auto path = (dir / "sub" / "e.csv").string();  // missing directories are created
+    REQUIRE(write_csv(numbered_rows(0), path));
+    CHECK(msdump::testing::slurp(path) == "n,t\n");
+  }
+  TEST_CASE("write_csv errors name the file") {
+    msdump::testing::TempDir dir;
+    auto r = write_csv(numbered_rows(1), dir.path().string());
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message == "'" + dir.path().string() + "' is a directory");
+    const auto path = (dir / "x.csv").string();
+    REQUIRE(write_csv(numbered_rows(1), path));
+    r = write_csv(numbered_rows(1), path, CsvOptions{k_csv_rows_per_file, Overwrite::no});
+    REQUIRE_FALSE(r);
+    CHECK(r.error().code == ErrorCode::exists);
+    CHECK(r.error().message == "'" + path + "' exists (use --force to replace it)");
+    // a failure leaves no file behind: the second part cannot be created over a directory
+    fs::create_directory(dir / "p_part_2.csv");
+    r = write_csv(numbered_rows(3), (dir / "p.csv").string(), CsvOptions{2, Overwrite::yes});
+    REQUIRE_FALSE(r);
+    CHECK(r.error().message == "'" + (dir / "p_part_2.csv").string() + "' is a directory");
+    CHECK_FALSE(fs::exists(dir / "p_part_1.csv"));
+  }
+  TEST_CASE("csv_part_paths") {
+    CHECK(csv_part_paths("d/a.csv", 3, 3) == std::vector<std::string>{"d/a.csv"});
+    CHECK(csv_part_paths("d/a.csv", 4, 3) == std::vector<std::string>{"d/a_part_1.csv", "d/a_part_2.csv"});
+    CHECK(csv_part_paths("a", 2, 1) == std::vector<std::string>{"a_part_1", "a_part_2"});
+  }
+}
