@@ -20,6 +20,7 @@ constexpr std::array k_subcommands = {
     Subcommand{"verify", msdump::cli::add_verify_command},
     Subcommand{"anomalies", msdump::cli::add_anomalies_command},
     Subcommand{"stats", msdump::cli::add_stats_command},
+    Subcommand{"compare", msdump::cli::add_compare_command},
     Subcommand{"report", msdump::cli::add_report_command},
     Subcommand{"schema", msdump::cli::add_schema_command},
 };

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz/) with clang + ASan/UBSan and runs each one, one after
-# the other, for SECONDS_PER_TARGET seconds (default 60) from a temporary copy of its committed
+# the other, for SECONDS_PER_TARGET seconds (default 30) from a temporary copy of its committed
 # corpus (tests/fuzz/corpus/<target>/), so runs never modify the repository.
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]
 #
-# Prints, per target, the executions run and the crashes found; crash inputs are kept in
+# Prints, per target, the executions run and the crashes found, then one summary line
+# 'fuzz.sh: N targets, C crashed' (scripts/test.sh reads it); crash inputs are kept in
 # $MSDUMP_FUZZ_OUT (default build-fuzz/findings/<target>/). Exits 1 if any target crashed
 # (a crash, leak, timeout or out-of-memory report), 2 on a build failure.
 # Environment: MSDUMP_FUZZ_BUILD (build directory, default build-fuzz), MSDUMP_FUZZ_JOBS
 # (build parallelism, default 2), MSDUMP_FUZZ_TARGETS (space-separated subset).
 set -euo pipefail
 
-seconds="${1:-60}"
+seconds="${1:-30}"
 if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -eq 0 ]; then
   echo "usage: $0 [SECONDS_PER_TARGET]" >&2
   exit 2
@@ -21,7 +22,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${MSDUMP_FUZZ_BUILD:-$root/build-fuzz}"
 jobs="${MSDUMP_FUZZ_JOBS:-2}"
 findings_root="${MSDUMP_FUZZ_OUT:-$build/findings}"
-targets="${MSDUMP_FUZZ_TARGETS:-npy pt trace_line dump_json}"
+targets="${MSDUMP_FUZZ_TARGETS:-npy pt trace_line dump_json compare_pair}"
 
 # The dump.json target runs the verifier's entry checks, so the whole library is built.
 mkdir -p "$build"
@@ -41,6 +42,8 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/msdump-fuzz-XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 failed=0
+ran=0
+crashed=0
 printf '%-12s %12s %8s\n' target executions crashes
 for t in $targets; do
   corpus="$work/$t/corpus"
@@ -63,6 +66,8 @@ for t in $targets; do
     crashes=1
   fi
   printf '%-12s %12s %8s\n' "$t" "${execs:-0}" "$crashes"
+  ran=$((ran + 1))
+  crashed=$((crashed + crashes))
   if [ "$crashes" -ne 0 ]; then
     failed=1
     cp "$log" "$findings/fuzz.log"
@@ -70,4 +75,5 @@ for t in $targets; do
     grep -E '^==[0-9]+==ERROR|^SUMMARY|ERROR: libFuzzer|^artifact_prefix|Test unit written' "$log" | head -n 5 >&2
   fi
 done
+echo "fuzz.sh: $ran targets, $crashed crashed"
 exit "$failed"

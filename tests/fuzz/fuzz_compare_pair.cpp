@@ -1,0 +1,104 @@
+// libFuzzer target: compare's pairing. The input is two dump.json texts and a mapping YAML,
+// separated by the marker "\n#--8<--\n" (missing parts are empty). Both dumps are read into
+// rows (compare::read_dump_rows); the YAML is parsed as a data, a cell and an API mapping; the
+// rows are paired exactly, fuzzily and under each mapping that parsed (the API mapping with the
+// NPU side taken as MindSpore, so it applies). Checked: every partner is a bench row, the bench
+// rows no NPU row took are listed once each in order, and mapped or fuzzy pairs pass the dtype
+// gate unless a data mapping switched it off.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/api_mapping.h"
+#include "compare/dump_rows.h"
+#include "compare/name_mapping.h"
+#include "compare/row_match.h"
+#include "core/byte_source.h"
+
+namespace {
+
+using namespace msdump::compare;
+
+constexpr std::string_view k_marker = "\n#--8<--\n";
+
+std::vector<std::string_view> split(std::string_view text) {
+  std::vector<std::string_view> parts;
+  while (parts.size() < 2) {
+    const auto at = text.find(k_marker);
+    if (at == std::string_view::npos) break;
+    parts.push_back(text.substr(0, at));
+    text.remove_prefix(at + k_marker.size());
+  }
+  parts.push_back(text);
+  parts.resize(3);
+  return parts;
+}
+
+DumpRows rows_of(std::string_view text, const char* name) {
+  const msdump::MemorySource src(std::as_bytes(std::span(text.data(), text.size())), name);
+  auto rows = read_dump_rows(src, name);
+  return rows ? std::move(*rows) : DumpRows{};
+}
+
+void check(const DumpRows& npu, const DumpRows& bench, const MatchOptions& options) {
+  const auto m = match_rows(npu, bench, options);
+  if (m.bench_of.size() != npu.rows.size()) __builtin_trap();
+  std::vector<bool> taken(bench.rows.size(), false);
+  const bool cross = cross_framework(npu, bench);
+  for (std::size_t i = 0; i < m.bench_of.size(); ++i) {
+    if (!m.bench_of[i]) continue;
+    const auto b = *m.bench_of[i];
+    if (b >= bench.rows.size()) __builtin_trap();
+    if (options.data_mapping == nullptr && !dtypes_pair(npu.rows[i].dtype, bench.rows[b].dtype, cross))
+      __builtin_trap();
+    taken[b] = true;
+  }
+  std::size_t next = 0;
+  for (auto b : m.bench_only) {
+    if (b >= bench.rows.size() || taken[b]) __builtin_trap();
+    if (next > b) __builtin_trap();  // in bench order, once each
+    next = b + 1;
+  }
+  std::size_t free = 0;
+  for (bool t : taken) free += t ? 0 : 1;
+  if (free != m.bench_only.size()) __builtin_trap();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto parts = split(std::string_view(reinterpret_cast<const char*>(data), size));
+  DumpRows npu = rows_of(parts[0], "npu/dump.json");
+  const DumpRows bench = rows_of(parts[1], "bench/dump.json");
+
+  MatchOptions options;
+  check(npu, bench, options);
+  options.fuzzy = true;
+  check(npu, bench, options);
+
+  const auto dm = parse_data_mapping(parts[2], "mapping.yaml");
+  const auto cm = parse_cell_mapping(parts[2], "mapping.yaml");
+  const auto am = parse_api_mapping(parts[2], "mapping.yaml");
+  if (dm) {
+    MatchOptions o;
+    o.data_mapping = &*dm;
+    check(npu, bench, o);
+  }
+  if (cm) {
+    MatchOptions o;
+    o.cell_mapping = &*cm;
+    check(npu, bench, o);
+  }
+  const ApiMapping builtin;
+  npu.framework = "mindspore";
+  MatchOptions o;
+  o.api_mapping = am ? &*am : &builtin;
+  check(npu, bench, o);
+  o.fuzzy = true;
+  check(npu, bench, o);
+  return 0;
+}
