@@ -1,13 +1,18 @@
 #include "compare/compare_pair.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <future>
+#include <limits>
+#include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
 #include "compare/checkers.h"
 #include "compare/csv_writer.h"
 #include "compare/dump_context.h"
+#include "compare/dump_index.h"
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics.h"
 #include "compare/xlsx_writer.h"
@@ -19,18 +24,41 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Result<DumpRows> load_side(const std::string& path) {
-  auto src = FileSource::open(path);
-  if (!src) return src.error();
-  return read_dump_rows(**src, path);
-}
+constexpr std::uint32_t k_unpaired = std::numeric_limits<std::uint32_t>::max();
 
 std::string parent_dir(const std::string& path) {
   auto p = fs::path(path).parent_path();
   return p.empty() ? std::string(".") : p.string();
 }
 
-// One tensor-mode row: both tensors read and compared, or why not.
+struct Side {
+  std::unique_ptr<FileSource> src;
+  DumpIndex index;
+};
+
+Result<std::unique_ptr<FileSource>> open_source(const std::string& path) {
+  auto src = FileSource::open(path);
+  if (!src) return src.error();
+  return std::move(*src);
+}
+
+Result<Side> index_side(std::unique_ptr<FileSource> src, const std::string& path, RowKeyer& keyer) {
+  auto index = index_dump(*src, path, keyer);
+  if (!index) return index.error();
+  return Side{std::move(src), std::move(*index)};
+}
+
+// One NPU entry compared: its rows, its partners' rows, the finished table of the entry.
+struct Group {
+  DumpRows npu, bench;
+  StackCells stack;
+  Table table;
+  PairAnswer answer;
+  std::vector<Problem> problems;
+  std::optional<Error> error;  // the pass could not go on (a file changed under it)
+};
+
+// One TensorOutcome per tensor-mode row: both tensors read and compared, or why not.
 struct TensorOutcome {
   TensorMetrics metrics;
   std::optional<Problem> problem;
@@ -46,38 +74,274 @@ TensorOutcome tensor_row(const Row& n, const Row* b, const std::string& npu_dir,
   return {compute_tensor_metrics(*x, *y), {}};
 }
 
-void tensor_metrics_all(Table& t, const PairSpec& spec, int threads, std::vector<Problem>& problems) {
+void fill_metrics(Table& t, const PairSpec& spec, std::vector<Problem>& problems) {
   const auto npu_dir = (fs::path(parent_dir(spec.npu)) / "dump_tensor_data").string();
   const auto bench_dir = (fs::path(parent_dir(spec.bench)) / "dump_tensor_data").string();
-  const std::size_t workers = threads > 1 ? static_cast<std::size_t>(threads - 1) : 0;
-  for_each_ordered<TensorOutcome>(
-      t.rows.size(), {.workers = workers, .capacity = 4 * (workers + 1)},
-      [&](std::size_t i, std::size_t) {
-        const auto& tr = t.rows[i];
-        const Row& n = t.npu->rows[tr.npu];
-        return tensor_row(n, tr.bench ? &t.bench->rows[*tr.bench] : nullptr, npu_dir, bench_dir, t.npu->entries[n.entry]);
-      },
-      [&](std::size_t i, TensorOutcome out) {
-        t.rows[i].metrics.assign(out.metrics.cells.begin(), out.metrics.cells.end());
-        if (out.problem) problems.push_back(std::move(*out.problem));
-        return true;
-      });
-}
-
-void fill_metrics(Table& t, const PairSpec& spec, int threads, std::vector<Problem>& problems) {
-  if (t.mode == Mode::tensor) return tensor_metrics_all(t, spec, threads, problems);
-  if (t.mode == Mode::md5) return;
   for (auto& tr : t.rows) {
-    const auto cells = stats_diff(t.npu->rows[tr.npu], tr.bench ? &t.bench->rows[*tr.bench] : nullptr);
-    tr.metrics.assign(cells.begin(), cells.end());
+    const Row& n = t.npu->rows[tr.npu];
+    const Row* b = tr.bench ? &t.bench->rows[*tr.bench] : nullptr;
+    if (t.mode == Mode::tensor) {
+      auto out = tensor_row(n, b, npu_dir, bench_dir, t.npu->entries[n.entry]);
+      tr.metrics.assign(out.metrics.cells.begin(), out.metrics.cells.end());
+      if (out.problem) problems.push_back(std::move(*out.problem));
+    } else if (t.mode == Mode::summary) {
+      const auto cells = stats_diff(n, b);
+      tr.metrics.assign(cells.begin(), cells.end());
+    }
   }
 }
 
-Result<void> write_table(const Table& t, const PairSpec& spec, const CompareOptions& o, PairResult& r) {
+// Everything pass 2 reads, shared by its threads.
+struct PassInputs {
+  const PairSpec& spec;
+  Mode mode;
+  const Side& npu;
+  const Side& bench;
+  const std::vector<std::uint32_t>& bench_of;  // per NPU row
+  const StackLookup& stacks;
+};
+
+DumpRows mini_side(const DumpIndex& index) {
+  DumpRows d;
+  d.path = index.path;
+  d.task = index.task;
+  d.level = index.level;
+  d.framework = index.framework;
+  d.has_md5 = index.has_md5;
+  return d;
+}
+
+// Compares NPU entry `entry` with its partners (fetchers: this thread's).
+std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, EntryFetcher& npu_fetch,
+                                     EntryFetcher& bench_fetch) {
+  auto g = std::make_unique<Group>();
+  auto rows = npu_fetch.fetch(entry);
+  if (!rows) {
+    g->error = rows.error();
+    return g;
+  }
+  g->npu = mini_side(in.npu.index);
+  g->bench = mini_side(in.bench.index);
+  g->npu.entries = {(*rows)->name};
+  g->npu.rows = (*rows)->rows;
+  g->stack.present = in.stacks.present;
+  g->stack.per_entry = {in.stacks.cell((*rows)->name)};
+  g->table = Table{in.mode, &g->npu, &g->bench, &g->stack, {}};
+  const std::uint32_t first = in.npu.index.entries[entry].first_row;
+  for (std::uint32_t k = 0; k < g->npu.rows.size(); ++k) {
+    TableRow tr;
+    tr.npu = k;
+    if (const auto b = in.bench_of[first + k]; b != k_unpaired) {
+      const auto be = in.bench.index.entry_of_row(b);
+      auto bench_rows = bench_fetch.fetch(be);
+      if (!bench_rows) {
+        g->error = bench_rows.error();
+        return g;
+      }
+      g->bench.rows.push_back((*bench_rows)->rows[b - in.bench.index.entries[be].first_row]);
+      tr.bench = static_cast<std::uint32_t>(g->bench.rows.size() - 1);
+    }
+    g->table.rows.push_back(std::move(tr));
+  }
+  fill_metrics(g->table, in.spec, g->problems);
+  run_checkers(g->table, {});
+  g->answer = find_answers(g->table);
+  return g;
+}
+
+// A run of neighbouring NPU entries: the unit pass 2's threads take (one entry each would
+// cost more in hand-overs than in work).
+struct Chunk {
+  std::uint32_t begin = 0, end = 0;
+};
+using Groups = std::vector<std::unique_ptr<Group>>;
+
+std::vector<Chunk> chunks_of(const DumpIndex& index) {
+  constexpr std::uint64_t k_chunk_bytes = std::uint64_t{256} << 10;
+  constexpr std::uint32_t k_chunk_entries = 512;
+  std::vector<Chunk> out;
+  const auto n = static_cast<std::uint32_t>(index.entries.size());
+  for (std::uint32_t b = 0; b < n;) {
+    std::uint32_t e = b;
+    std::uint64_t bytes = 0;
+    while (e < n && (e == b || (bytes < k_chunk_bytes && e - b < k_chunk_entries))) bytes += index.entries[e++].length;
+    out.push_back({b, e});
+    b = e;
+  }
+  return out;
+}
+
+Groups compare_chunk(const PassInputs& in, const Chunk& c, EntryFetcher& npu_fetch, EntryFetcher& bench_fetch) {
+  Groups out;
+  for (std::uint32_t e = c.begin; e < c.end; ++e) {
+    out.push_back(compare_entry(in, e, npu_fetch, bench_fetch));
+    if (out.back()->error) break;
+  }
+  return out;
+}
+
+struct ChunkResult {
+  std::size_t slot = 0;  // the pool slot (thread) that made it
+  Groups groups;
+};
+
+bool is_forward(const Group& g) { return entry_kind(g.npu.entries.front()) == EntryKind::forward; }
+
+// The rows of a pair as the writers read them: pass 2 runs as the rows are asked for, entry by
+// entry in NPU order, and what each entry found is gathered here.
+class PairStream final : public TableView {
+ public:
+  PairStream(const PassInputs& in, int threads, bool diff_analyze, PairResult& result)
+      : m_in(in),
+        m_header(table_header(in.mode, in.stacks.present)),
+        m_diff_analyze(diff_analyze),
+        m_result(result),
+        m_chunks(chunks_of(in.npu.index)),
+        m_sequential(threads <= 1),
+        m_pool({.workers = static_cast<std::size_t>(std::max(1, threads) - 1), .capacity = 4 * static_cast<std::size_t>(std::max(1, threads))},
+               [this](std::uint32_t& chunk, std::size_t slot) {
+                 free_garbage(slot);
+                 return ChunkResult{slot, compare_chunk(m_in, m_chunks[chunk], *m_npu_fetch[slot], *m_bench_fetch[slot])};
+               }) {
+    m_garbage.resize(m_pool.slots());
+    for (std::size_t s = 0; s < m_pool.slots(); ++s) {
+      m_npu_fetch.push_back(std::make_unique<EntryFetcher>(*in.npu.src, in.npu.index));
+      m_bench_fetch.push_back(std::make_unique<EntryFetcher>(*in.bench.src, in.bench.index));
+    }
+    if (threads <= 1) return;  // one thread: advance() runs the chunks itself, in order
+    const auto chunks = static_cast<std::uint32_t>(m_chunks.size());
+    m_pool.start_producer([chunks](auto& pool) {
+      for (std::uint32_t c = 0; c < chunks; ++c)
+        if (!pool.submit(c)) return;
+    });
+  }
+
+  const std::vector<std::string>& header() const override { return m_header; }
+  std::size_t row_count() const override { return m_in.npu.index.rows(); }
+  void cells(std::size_t, std::vector<Cell>& out) const override {
+    auto* self = const_cast<PairStream*>(this);  // the writers read rows once, in order
+    while (self->m_view == nullptr || self->m_pos >= self->m_group->table.rows.size())
+      if (!self->advance()) {
+        out.assign(m_header.size(), Cell::text(""));  // (only after an error, reported by finish())
+        return;
+      }
+    m_view->cells(self->m_pos++, out);
+  }
+
+  // Runs what the writers did not ask for (no table, or a writer that stopped) and gathers it.
+  Result<void> finish() {
+    while (advance()) {}
+    if (m_error) return *m_error;
+    const auto pick = [](std::optional<Locator>& fwd, std::optional<Locator>& other) { return fwd ? fwd : other; };
+    m_result.answer.first_difference = pick(m_difference[0], m_difference[1]);
+    m_result.answer.first_divergence = pick(m_divergence[0], m_divergence[1]);
+    return {};
+  }
+
+ private:
+  bool advance() {
+    if (m_error) return false;
+    while (m_next_group >= m_chunk.groups.size()) {
+      retire();
+      if (m_sequential) {
+        if (m_next_chunk == m_chunks.size()) return false;
+        m_chunk = {0, compare_chunk(m_in, m_chunks[m_next_chunk++], *m_npu_fetch[0], *m_bench_fetch[0])};
+      } else {
+        auto next = m_pool.next();
+        if (!next) return false;
+        m_chunk = std::move(*next);
+      }
+      m_next_group = 0;
+    }
+    m_group = m_chunk.groups[m_next_group++].get();
+    m_view.reset();
+    m_pos = 0;
+    if (m_group->error) {
+      m_error = m_group->error;
+      return false;
+    }
+    gather(*m_group);
+    m_view = std::make_unique<CompareTableView>(m_group->table);
+    return true;
+  }
+
+  // A consumed chunk goes back to the thread that made it, to be freed there (freeing on
+  // another thread contends for the maker's malloc arena).
+  void retire() {
+    m_view.reset();
+    m_group = nullptr;
+    if (m_chunk.groups.empty()) return;
+    if (m_sequential || m_chunk.slot == m_pool.consumer_slot()) {
+      m_chunk.groups.clear();
+      return;
+    }
+    std::lock_guard lock(m_garbage_mutex);
+    m_garbage[m_chunk.slot].push_back(std::move(m_chunk.groups));
+    m_chunk.groups.clear();
+  }
+
+  void free_garbage(std::size_t slot) {
+    std::vector<Groups> mine;
+    {
+      std::lock_guard lock(m_garbage_mutex);
+      mine.swap(m_garbage[slot]);
+    }
+  }
+
+  void gather(Group& g) {
+    for (const auto& tr : g.table.rows) {
+      if (!tr.bench) ++m_result.unmatched;
+      if (tr.result == Level::pass) ++m_result.pass;
+      else if (tr.result == Level::warning) ++m_result.warnings;
+      else ++m_result.errors;
+    }
+    m_result.rows += g.table.rows.size();
+    for (auto& p : g.problems) m_result.problems.push_back(std::move(p));
+    const int kind = is_forward(g) ? 0 : 1;
+    if (!m_difference[kind] && g.answer.first_difference) m_difference[kind] = g.answer.first_difference;
+    if (!m_divergence[kind] && g.answer.first_divergence) m_divergence[kind] = g.answer.first_divergence;
+    gather_diff_analyze(g);
+  }
+
+  // msprobe's -da scan in dump order: stops at the first communication API.
+  void gather_diff_analyze(const Group& g) {
+    if (m_da_done) return;
+    const auto& name = g.npu.entries.front();
+    if (is_communication_api(name)) {
+      m_da_done = true;
+      return;
+    }
+    if (!g.answer.diff_analyze) return;
+    m_da_done = true;
+    m_result.answer.diff_analyze = name;
+    if (m_diff_analyze) m_result.da_record = make_da_record(g.table, name, parent_dir(m_in.spec.npu));
+  }
+
+  const PassInputs& m_in;
+  std::vector<std::string> m_header;
+  bool m_diff_analyze;
+  PairResult& m_result;
+  std::vector<std::unique_ptr<EntryFetcher>> m_npu_fetch, m_bench_fetch;
+  std::vector<Chunk> m_chunks;
+  bool m_sequential;
+  std::size_t m_next_chunk = 0;
+  ChunkResult m_chunk;
+  std::size_t m_next_group = 0;
+  Group* m_group = nullptr;
+  std::unique_ptr<CompareTableView> m_view;
+  std::size_t m_pos = 0;
+  std::optional<Error> m_error;
+  std::optional<Locator> m_difference[2], m_divergence[2];  // forward, then the others
+  bool m_da_done = false;
+  std::mutex m_garbage_mutex;
+  std::vector<std::vector<Groups>> m_garbage;  // per slot: chunks consumed, to be freed by their maker
+  OrderedPool<std::uint32_t, ChunkResult> m_pool;  // last: its threads stop before the rest goes
+};
+
+Result<void> write_table(const TableView& view, const PairSpec& spec, const CompareOptions& o, PairResult& r) {
   std::error_code ec;
   fs::create_directories(spec.output_dir, ec);
   if (ec) return io_error(fmt::format("cannot create output directory '{}': {}", spec.output_dir, ec.message()));
-  const CompareTableView view(t);
   const auto stem = (fs::path(spec.output_dir) / (spec.table_stem + "_" + spec.timestamp)).string();
   if (o.xlsx) {
     auto w = write_xlsx(view, stem + ".xlsx");
@@ -92,19 +356,53 @@ Result<void> write_table(const Table& t, const PairSpec& spec, const CompareOpti
   return {};
 }
 
-void count(const Table& t, PairResult& r) {
-  r.rows = t.rows.size();
-  for (const auto& tr : t.rows) {
-    if (!tr.bench) ++r.unmatched;
-    if (tr.result == Level::pass) ++r.pass;
-    else if (tr.result == Level::warning) ++r.warnings;
-    else ++r.errors;
+// Per NPU row its bench partner after the dtype gate; marks the bench rows taken.
+std::vector<std::uint32_t> pair_sides(const DumpIndex& npu, const DumpIndex& bench, const CompareOptions& o, bool cross,
+                                      std::vector<bool>& taken) {
+  const bool mapped = o.match.data_mapping != nullptr || o.match.cell_mapping != nullptr;
+  const auto paired = pair_hashed(npu.keys, bench.keys, o.match.fuzzy && !mapped);
+  std::vector<std::uint32_t> out(paired.size(), k_unpaired);
+  taken.assign(bench.rows(), false);
+  for (std::size_t i = 0; i < paired.size(); ++i) {
+    if (!paired[i]) continue;
+    const auto& nd = npu.dtype_names[npu.dtypes[i]];
+    const auto& bd = bench.dtype_names[bench.dtypes[*paired[i]]];
+    if (o.match.data_mapping == nullptr && !dtypes_pair(nd, bd, cross)) continue;
+    out[i] = *paired[i];
+    taken[*paired[i]] = true;
   }
+  return out;
+}
+
+Result<std::vector<std::string>> bench_only_names(const Side& bench, const std::vector<bool>& taken) {
+  std::vector<std::string> names;
+  EntryFetcher fetch(*bench.src, bench.index);
+  for (std::uint32_t r = 0; r < taken.size(); ++r) {
+    if (taken[r]) continue;
+    const auto e = bench.index.entry_of_row(r);
+    auto rows = fetch.fetch(e);
+    if (!rows) return rows.error();
+    names.push_back((*rows)->rows[r - bench.index.entries[e].first_row].name);
+  }
+  return names;
+}
+
+bool cross_framework_pair(const DumpIndex& npu, const DumpIndex& bench) {
+  DumpRows n, b;
+  n.framework = npu.framework;
+  b.framework = bench.framework;
+  return cross_framework(n, b);
 }
 
 }  // namespace
 
-Result<Mode> decide_mode(const DumpRows& npu, const DumpRows& bench) {
+std::string problem_text(const Problem& p) {
+  const std::string entry = p.entry.empty() ? std::string() : fmt::format("entry '{}': ", p.entry);
+  if (p.message.find(p.file) != std::string::npos) return entry + p.message;
+  return fmt::format("{}: {}{}", p.file, entry, p.message);
+}
+
+Result<Mode> decide_mode(const ModeEvidence& npu, const ModeEvidence& bench) {
   if (npu.task != bench.task)
     return invalid_input(fmt::format("'{}' is a dump of task '{}' but '{}' of task '{}': compare needs dumps of one task",
                                      npu.path, npu.task, bench.path, bench.task));
@@ -118,50 +416,65 @@ Result<Mode> decide_mode(const DumpRows& npu, const DumpRows& bench) {
 }
 
 Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
-  auto bench_future = std::async(std::launch::async, [&] { return load_side(spec.bench); });
-  auto npu = load_side(spec.npu);
+  auto npu_src = open_source(spec.npu);
+  if (!npu_src) return npu_src.error();
+  auto bench_src = open_source(spec.bench);
+  if (!bench_src) return bench_src.error();
+  auto npu_header = read_dump_header(**npu_src, spec.npu);
+  if (!npu_header) return npu_header.error();
+  auto bench_header = read_dump_header(**bench_src, spec.bench);
+  if (!bench_header) return bench_header.error();
+  DumpRows nh, bh;
+  nh.framework = npu_header->framework;
+  bh.framework = bench_header->framework;
+  const bool cross = cross_framework(nh, bh);
+
+  RowKeyer npu_keys(true, o.match, cross), bench_keys(false, o.match, cross);
+  auto bench_future = std::async(std::launch::async, [&] { return index_side(std::move(*bench_src), spec.bench, bench_keys); });
+  auto npu = index_side(std::move(*npu_src), spec.npu, npu_keys);
   auto bench = bench_future.get();
   if (!npu) return npu.error();
   if (!bench) return bench.error();
-  auto mode = decide_mode(*npu, *bench);
+  auto mode = decide_mode({spec.npu, npu->index.task, npu->index.has_md5}, {spec.bench, bench->index.task, bench->index.has_md5});
   if (!mode) return mode.error();
 
   PairResult r;
   r.mode = *mode;
-  for (const auto* side : {&*npu, &*bench})
+  for (const auto* side : {&npu->index, &bench->index})
     if (side->error) r.problems.push_back({side->path, "", side->error->message});
-  auto stacks = load_stack_cells(parent_dir(spec.npu), npu->entries);
+  auto stacks = load_stack_lookup(parent_dir(spec.npu));
   if (!stacks) {
-    r.problems.push_back({parent_dir(spec.npu) + "/stack.json", "", stacks.error().message});
-    stacks = StackCells{};
+    r.problems.push_back({(fs::path(parent_dir(spec.npu)) / "stack.json").string(), "", stacks.error().message});
+    stacks = StackLookup{};
   }
-  Table t{*mode, &*npu, &*bench, &*stacks, {}};
-  auto matched = match_rows(*npu, *bench, o.match);
-  t.rows.resize(npu->rows.size());
-  for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    t.rows[i].npu = static_cast<std::uint32_t>(i);
-    t.rows[i].bench = matched.bench_of[i];
+  std::vector<bool> taken;
+  const auto bench_of = pair_sides(npu->index, bench->index, o, cross_framework_pair(npu->index, bench->index), taken);
+  // The keys are done with: pass 2 needs the ranges and the partners only.
+  for (auto* side : {&npu->index, &bench->index}) {
+    side->keys = {};
+    side->dtypes = {};
   }
-  for (auto b : matched.bench_only) r.bench_only.push_back(bench->rows[b].name);
-  fill_metrics(t, spec, o.threads, r.problems);
-  run_checkers(t, {});
-  count(t, r);
-  r.answer = find_answers(t);
-  if (o.diff_analyze && r.answer.diff_analyze)
-    r.da_record = make_da_record(t, *r.answer.diff_analyze, parent_dir(spec.npu));
+  const PassInputs in{spec, *mode, *npu, *bench, bench_of, *stacks};
+  {
+    PairStream stream(in, o.threads, o.diff_analyze, r);
+    if (o.write_tables)
+      if (auto w = write_table(stream, spec, o, r); !w) return w.error();
+    if (auto f = stream.finish(); !f) return f.error();
+  }
+  auto names = bench_only_names(*bench, taken);
+  if (!names) return names.error();
+  r.bench_only = std::move(*names);
   if (auto parents = load_module_parents(parent_dir(spec.npu)); parents) {
     for (auto* loc : {&r.answer.first_difference, &r.answer.first_divergence})
       if (*loc) (*loc)->module_chain = parents->chain((*loc)->entry);
   } else {
-    r.problems.push_back({parent_dir(spec.npu) + "/construct.json", "", parents.error().message});
+    r.problems.push_back({(fs::path(parent_dir(spec.npu)) / "construct.json").string(), "", parents.error().message});
   }
   for (const auto* path : {&spec.npu, &spec.bench}) {
     std::error_code ec;
     const auto size = fs::file_size(*path, ec);
     if (!ec) r.bytes += size;
   }
-  if (o.write_tables)
-    if (auto w = write_table(t, spec, o, r); !w) return w.error();
   return r;
 }
 

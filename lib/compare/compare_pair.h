@@ -1,10 +1,13 @@
 #pragma once
 // compare of one pair of dump.json files: the pipeline of docs/compare.md.
 //
-//   read both sides (two threads) -> mode -> pair rows (row_match.h) -> metrics (stats_diff.h,
-//   or tensor_metrics.h over both sides' tensor files, on `threads` threads) -> checkers
-//   (checkers.h) -> the table written (csv_writer.h / xlsx_writer.h) -> the answers
-//   (divergence.h).
+//   pass 1, both sides on two threads (dump_index.h): entry ranges, row keys and dtypes ->
+//   mode -> rows paired by key (row_match.h) -> pass 2, entry by entry on `threads` threads:
+//   the NPU entry and its partners' entries read again, metrics (stats_diff.h, or
+//   tensor_metrics.h over both sides' tensor files), checkers (checkers.h), each entry's
+//   answers (divergence.h) -> its rows written (csv_writer.h / xlsx_writer.h) in NPU order.
+// Memory: the index (16 bytes per entry, 18 per row and side, 4 per NPU row for its partner),
+// the stack cells by entry, and the few entries in flight; not the rows.
 //
 // Fails (no table) when the pair cannot be compared at all: a dump whose header cannot be read,
 // tasks or modes that differ, a task compare does not handle. Anything wrong further in (a
@@ -46,6 +49,9 @@ struct Problem {
   std::string message;
 };
 
+// "<file>: entry '<e>': <message>", without repeating a file the message already names.
+std::string problem_text(const Problem& p);
+
 struct PairResult {
   Mode mode = Mode::summary;
   std::uint64_t rows = 0, pass = 0, warnings = 0, errors = 0, unmatched = 0;
@@ -58,9 +64,14 @@ struct PairResult {
   std::optional<DaRecord> da_record;    // with CompareOptions::diff_analyze, when -da names an API
 };
 
-// The mode msprobe picks for two dumps of tasks `npu_task` / `bench_task` with or without md5
-// keys; fails naming both files when they differ.
-Result<Mode> decide_mode(const DumpRows& npu, const DumpRows& bench);
+// What decides a pair's mode: a dump's path, task and whether it carries md5 values.
+struct ModeEvidence {
+  std::string path, task;
+  bool has_md5 = false;
+};
+// The mode msprobe picks for two dumps; fails naming both files when their tasks differ or only
+// one carries md5 values, and for a task compare does not handle.
+Result<Mode> decide_mode(const ModeEvidence& npu, const ModeEvidence& bench);
 
 Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& options);
 

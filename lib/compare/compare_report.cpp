@@ -32,10 +32,6 @@ std::string counts_text(std::uint64_t rows, std::uint64_t pass, std::uint64_t wa
                      unmatched);
 }
 
-std::string problem_text(const Problem& p) {
-  return fmt::format("{}: {}{}", p.file, p.entry.empty() ? "" : fmt::format("entry '{}': ", p.entry), p.message);
-}
-
 void pair_lines(const TreeResult& t, std::size_t i, std::ostream& out) {
   const auto label = pair_label(t.pairs[i]);
   const auto& r = t.results[i];

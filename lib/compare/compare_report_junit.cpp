@@ -43,7 +43,7 @@ std::string failure_body(const PairResult& r) {
 std::string problems_body(const std::vector<Problem>& problems) {
   std::string s;
   for (const auto& p : problems)
-    s += fmt::format("{}: {}{}\n", p.file, p.entry.empty() ? "" : fmt::format("entry '{}': ", p.entry), p.message);
+    s += problem_text(p) + "\n";
   return s;
 }
 

@@ -88,7 +88,7 @@ batch::ItemOutcome outcome_of(const Result<PairResult>& r, bool strict) {
   o.warnings = r->warnings;
   o.bytes = r->bytes;
   if (!r->tables.empty()) o.output = r->tables.front();
-  for (const auto& p : r->problems) o.details.push_back(fmt::format("{}: {}{}", p.file, p.entry.empty() ? "" : "entry '" + p.entry + "': ", p.message));
+  for (const auto& p : r->problems) o.details.push_back(problem_text(p));
   if (!r->problems.empty()) {
     o.status = batch::ItemStatus::failed;
     o.message = o.details.front();

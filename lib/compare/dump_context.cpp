@@ -1,5 +1,6 @@
 #include "compare/dump_context.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <unordered_set>
 
@@ -7,7 +8,9 @@
 
 #include "compare/dump_rows.h"
 #include "compare/python_repr.h"
+#include "compare/row_match.h"
 #include "core/byte_source.h"
+#include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
 
 namespace msdump::compare {
@@ -72,6 +75,63 @@ Result<StackCells> parse_stack_cells(std::string_view text, const std::string& s
     cells.per_entry.push_back(r->second);
   }
   return cells;
+}
+
+const std::string& StackLookup::cell(const std::string& entry) const {
+  static const std::string no_stack;
+  const auto h = hash_key(entry).hi;
+  auto it = std::lower_bound(id_of.begin(), id_of.end(), std::pair<std::uint64_t, std::uint32_t>{h, 0});
+  return it == id_of.end() || it->first != h ? no_stack : cells[it->second];
+}
+
+Result<StackLookup> parse_stack_lookup(const ByteSource& src, const std::string& shown_as) {
+  // One top-level member at a time (pyjson::DumpJsonStream): a stack.json of any size is never
+  // held whole, and each distinct stack is rendered and kept once.
+  pyjson::DumpJsonStream stream(src);
+  pyjson::DumpEvent ev;
+  StackLookup out;
+  out.present = true;
+  std::unordered_map<std::string, std::uint32_t> id_of_cell;
+  const auto cell_id = [&](const Value& frames) {
+    auto [it, fresh] = id_of_cell.try_emplace(stack_cell(frames), static_cast<std::uint32_t>(out.cells.size()));
+    if (fresh) out.cells.push_back(it->first);
+    return it->second;
+  };
+  std::optional<bool> current;  // the layout, from the first member (its key is "0")
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) return more.error().with_context("reading '" + shown_as + "'");
+    if (!*more) break;
+    if (ev.type != pyjson::DumpEvent::Type::member && ev.type != pyjson::DumpEvent::Type::entry) continue;
+    const Value& v = ev.value;
+    if (!current) current = ev.key == "0" && !(v.is_null() || (v.is_array() && v.size() == 0));
+    if (!*current) {
+      if (!v.is_null()) out.id_of.emplace_back(hash_key(ev.key).hi, cell_id(v));
+      continue;
+    }
+    if (!v.is_array() || v.size() != 2 || !v.as_array()[0].is_array() || v.as_array()[1].is_null()) continue;
+    const auto id = cell_id(v.as_array()[1]);
+    for (const auto& name : v.as_array()[0].as_array())
+      if (name.is_string()) out.id_of.emplace_back(hash_key(name.as_string()).hi, id);
+  }
+  // A name listed twice keeps its last stack, as msprobe's dict does: stable sort, last wins.
+  std::stable_sort(out.id_of.begin(), out.id_of.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> unique;
+  for (const auto& e : out.id_of) {
+    if (!unique.empty() && unique.back().first == e.first) unique.back() = e;
+    else unique.push_back(e);
+  }
+  out.id_of = std::move(unique);
+  return out;
+}
+
+Result<StackLookup> load_stack_lookup(const std::string& dir) {
+  const auto path = (std::filesystem::path(dir) / "stack.json").string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return StackLookup{};
+  auto src = FileSource::open(path);
+  if (!src) return src.error();
+  return parse_stack_lookup(**src, path);
 }
 
 Result<ModuleParents> ModuleParents::parse(std::string_view text, const std::string& shown_as) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compare/table.h"
+#include "core/byte_source.h"
 #include "core/result.h"
 
 namespace msdump::compare {
@@ -17,6 +18,20 @@ namespace msdump::compare {
 // (Python list repr of its frames; "" for an entry without a stack).
 Result<StackCells> parse_stack_cells(std::string_view text, const std::string& shown_as,
                                      const std::vector<std::string>& entries);
+
+// The stack cells of a whole stack.json by entry name, each distinct stack rendered once (for a
+// caller that does not hold the entry list).
+struct StackLookup {
+  bool present = false;
+  // Entry name (as a 64-bit hash; a colliding pair of names would share a cell) -> index into
+  // cells: 12 bytes an entry, sorted once read.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> id_of;
+  std::vector<std::string> cells;  // each distinct cell once
+  // The cell of `entry` ("" when it has no stack).
+  const std::string& cell(const std::string& entry) const;
+};
+Result<StackLookup> parse_stack_lookup(const ByteSource& src, const std::string& shown_as);
+Result<StackLookup> load_stack_lookup(const std::string& dir);
 
 // construct.json: node -> parent module (null at the top; the Megatron form [parent, micro_step]
 // counts by its parent).

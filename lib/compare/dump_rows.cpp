@@ -113,6 +113,7 @@ struct Walker {
   std::uint32_t entry_index;
   std::vector<Row>& out;
   std::string path;  // JSON path below the entry, for messages
+  bool names_only = false;  // FlattenDetail::names_and_dtypes
 
   Result<void> fail(std::string what) const {
     return invalid_input(fmt::format("entry '{}': {}: {}", entry_name, path.empty() ? "(entry)" : path, what));
@@ -157,7 +158,8 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
   const Value* dtype = d.find("dtype");
   const Value* md5 = d.find("md5");
   static constexpr const char* k_stat_keys[] = {"Max", "Min", "Mean", "Norm"};
-  for (int i = 0; i < 4; ++i) r.stats[i] = stat_cell(d.find(k_stat_keys[i]));
+  if (!names_only)
+    for (int i = 0; i < 4; ++i) r.stats[i] = stat_cell(d.find(k_stat_keys[i]));
   const bool has_dtype = dtype != nullptr && !dtype->is_null() && !(dtype->is_string() && dtype->as_string().empty()) &&
                          !(dtype->is_bool() && !dtype->as_bool());
   if (has_dtype) {
@@ -166,7 +168,13 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
     const Value* shape = d.find("shape");
     if (shape == nullptr || shape->is_null()) r.shape = std::string(k_none);
     else if (!shape->is_array()) return fail("shape must be an array, got " + std::string(pyjson::kind_name(shape->kind())));
-    else r.shape = python_str(*shape);
+    else if (!names_only) r.shape = python_str(*shape);
+  } else if (names_only) {
+    std::string_view last, second_last;
+    last_two(name, last, second_last);
+    const bool special = type == "torch.Size" || type == "slice" || type == "ellipsis" || type == "torch.ProcessGroup" ||
+                         last == "src" || last == "dst" || last == "group_src" || last == "group_dst";
+    r.dtype = special ? type : python_type_text(value);
   } else {
     std::string_view last, second_last;
     last_two(name, last, second_last);
@@ -192,7 +200,7 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
       for (auto& c : r.stats) c = value_cell(value);
     }
   }
-  if (r.md5.empty()) {
+  if (r.md5.empty() && !names_only) {
     if (md5 && !md5->is_null() && !(md5->is_string() && md5->as_string().empty())) r.md5 = python_str(*md5);
     else r.md5 = crc_text(value ? python_str(*value) : std::string());
   }
@@ -278,12 +286,12 @@ std::string python_str(const Value& v) {
 }
 
 Result<void> flatten_entry(std::string_view name, std::uint32_t entry_index, const Value& entry, std::vector<Row>& out,
-                           bool& has_md5) {
+                           bool& has_md5, FlattenDetail detail) {
   const auto kind = entry_kind(name);
   if (kind == EntryKind::other) return {};
   if (entry_has_md5(entry)) has_md5 = true;
   const auto first = out.size();
-  Walker w{name, entry_index, out, {}};
+  Walker w{name, entry_index, out, {}, detail == FlattenDetail::names_and_dtypes};
   const std::string entry_name(name);
   if (kind == EntryKind::parameters_grad) {
     auto r = w.walk(entry, entry_name, RowState::parameters_grad, 0);

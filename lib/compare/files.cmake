@@ -1,5 +1,6 @@
 list(APPEND MSDUMP_LIB_SOURCES
   lib/compare/dump_rows.cpp
+  lib/compare/dump_index.cpp
   lib/compare/dump_context.cpp
   lib/compare/table.cpp
   lib/compare/divergence.cpp
@@ -24,6 +25,7 @@ list(APPEND MSDUMP_LIB_SOURCES
 )
 list(APPEND MSDUMP_TEST_SOURCES
   tests/compare/dump_rows_test.cpp
+  tests/compare/dump_index_test.cpp
   tests/compare/yaml_tree_test.cpp
   tests/compare/compare_report_test.cpp
   tests/compare/name_mapping_test.cpp

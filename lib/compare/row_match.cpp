@@ -72,14 +72,14 @@ std::string_view entry_of(const DumpRows& rows, const Row& row) {
 }
 
 // The name an NPU row pairs by under the mappings; nullopt: unmatchable.
-std::optional<std::string> npu_name(const DumpRows& npu, const Row& row, const MatchOptions& options, bool cross) {
+std::optional<std::string> npu_name_for(const Row& row, std::string_view entry, const MatchOptions& options, bool cross) {
   if (options.data_mapping != nullptr) {
     const auto& m = options.data_mapping->bench_of;
     if (auto it = m.find(row.name); it != m.end()) return it->second;
   }
   std::string name = row.name;
   if (options.api_mapping != nullptr && cross) {
-    name = api_mapped_name(name, entry_of(npu, row), *options.api_mapping);
+    name = api_mapped_name(name, entry, *options.api_mapping);
     if (name.empty()) return std::nullopt;
   }
   if (options.cell_mapping != nullptr) {
@@ -87,24 +87,6 @@ std::optional<std::string> npu_name(const DumpRows& npu, const Row& row, const M
     if (name.empty()) return std::nullopt;
   }
   return name;
-}
-
-std::vector<std::optional<std::uint32_t>> exact_pairs(const DumpRows& npu, const DumpRows& bench,
-                                                      const MatchOptions& options, bool cross) {
-  RowKeys bench_keys;
-  std::unordered_map<std::string, std::uint32_t> first_of;
-  for (std::uint32_t i = 0; i < bench.rows.size(); ++i)
-    first_of.emplace(bench_keys.key(bench.rows[i].name, entry_of(bench, bench.rows[i])), i);
-  RowKeys npu_keys;
-  std::vector<std::optional<std::uint32_t>> out(npu.rows.size());
-  for (std::size_t i = 0; i < npu.rows.size(); ++i) {
-    const Row& row = npu.rows[i];
-    const auto name = npu_name(npu, row, options, cross);
-    if (!name) continue;
-    const auto hint = *name == row.name ? entry_of(npu, row) : std::string_view();
-    if (auto it = first_of.find(npu_keys.key(*name, hint)); it != first_of.end()) out[i] = it->second;
-  }
-  return out;
 }
 
 // Positions of each key on one side, in order; `head` skips those before the queue's start.
@@ -162,21 +144,6 @@ std::vector<std::optional<std::uint32_t>> queue_pairs(const std::vector<std::uin
   return out;
 }
 
-std::vector<std::optional<std::uint32_t>> fuzzy_pairs(const DumpRows& npu, const DumpRows& bench,
-                                                      const MatchOptions& options, bool cross) {
-  std::unordered_map<std::string, std::uint32_t> ids;
-  auto id_of = [&](std::string key) {
-    return ids.emplace(std::move(key), static_cast<std::uint32_t>(ids.size())).first->second;
-  };
-  std::vector<std::uint32_t> n(npu.rows.size()), b(bench.rows.size());
-  for (std::size_t i = 0; i < npu.rows.size(); ++i) {
-    const auto name = npu_name(npu, npu.rows[i], options, cross);
-    n[i] = name ? id_of(fuzzy_key(*name)) : k_never;
-  }
-  for (std::size_t i = 0; i < bench.rows.size(); ++i) b[i] = id_of(fuzzy_key(bench.rows[i].name));
-  return queue_pairs(n, b, ids.size());
-}
-
 // Lower-case family of a dtype text for cross-framework pairs: bool, complex, float, int.
 std::string_view dtype_family(std::string_view dtype) {
   std::string lower(dtype);
@@ -190,7 +157,99 @@ bool in(std::string_view dtype, const std::array<std::string_view, 3>& set) {
   return std::find(set.begin(), set.end(), dtype) != set.end();
 }
 
+// FNV-1a over the bytes with two different offset bases and a final mix: two independent
+// 64-bit halves.
+std::uint64_t fnv_mix(std::string_view s, std::uint64_t basis) {
+  std::uint64_t h = basis;
+  for (const char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdULL;
+  h ^= h >> 33;
+  return h;
+}
+
 }  // namespace
+
+KeyHash hash_key(std::string_view key) {
+  KeyHash h{fnv_mix(key, 0xcbf29ce484222325ULL), fnv_mix(key, 0x84222325cbf29ce4ULL) ^ key.size()};
+  if (h == k_no_key) h.lo = 1;
+  return h;
+}
+
+struct RowKeyer::State {
+  RowKeys keys;
+};
+
+RowKeyer::RowKeyer(bool npu_side, const MatchOptions& options, bool cross)
+    : m_npu(npu_side), m_options(options), m_cross(cross),
+      m_fuzzy(options.fuzzy && options.data_mapping == nullptr && options.cell_mapping == nullptr),
+      m_state(std::make_unique<State>()) {}
+RowKeyer::~RowKeyer() = default;
+RowKeyer::RowKeyer(RowKeyer&&) noexcept = default;
+
+std::optional<std::string> RowKeyer::key(const Row& row, std::string_view entry) {
+  std::string name = row.name;
+  std::string_view hint = entry;
+  if (m_npu) {
+    auto mapped = npu_name_for(row, entry, m_options, m_cross);
+    if (!mapped) return std::nullopt;
+    if (*mapped != row.name) hint = {};
+    name = std::move(*mapped);
+  }
+  if (m_fuzzy) return fuzzy_key(name);
+  return m_state->keys.key(name, hint);
+}
+
+void RowKeyer::begin_entry(std::string_view entry) {
+  const bool mapped = m_options.data_mapping != nullptr || m_options.cell_mapping != nullptr ||
+                      (m_options.api_mapping != nullptr && m_cross);
+  if (m_fuzzy || (m_npu && mapped)) return;
+  (void)m_state->keys.key(entry, entry);
+}
+
+KeyHash RowKeyer::hashed(const Row& row, std::string_view entry) {
+  auto k = key(row, entry);
+  return k ? hash_key(*k) : k_no_key;
+}
+
+std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>& npu, const std::vector<KeyHash>& bench,
+                                                      bool fuzzy) {
+  if (!fuzzy) {
+    // The bench keys sorted with their rows (20 bytes a row, no hash table): each NPU key's
+    // first bench row by binary search.
+    struct Keyed {
+      KeyHash key;
+      std::uint32_t row;
+    };
+    std::vector<Keyed> sorted;
+    sorted.reserve(bench.size());
+    for (std::uint32_t i = 0; i < bench.size(); ++i)
+      if (bench[i] != k_no_key) sorted.push_back({bench[i], i});
+    const auto less = [](const KeyHash& a, const KeyHash& b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; };
+    std::sort(sorted.begin(), sorted.end(), [&](const Keyed& a, const Keyed& b) {
+      return less(a.key, b.key) || (a.key == b.key && a.row < b.row);
+    });
+    std::vector<std::optional<std::uint32_t>> out(npu.size());
+    for (std::size_t i = 0; i < npu.size(); ++i) {
+      if (npu[i] == k_no_key) continue;
+      auto it = std::lower_bound(sorted.begin(), sorted.end(), npu[i], [&](const Keyed& a, const KeyHash& k) { return less(a.key, k); });
+      if (it != sorted.end() && it->key == npu[i]) out[i] = it->row;
+    }
+    return out;
+  }
+  std::unordered_map<KeyHash, std::uint32_t, KeyHashHasher> ids;
+  auto id_of = [&](const KeyHash& h) {
+    if (h == k_no_key) return k_never;
+    return ids.emplace(h, static_cast<std::uint32_t>(ids.size())).first->second;
+  };
+  std::vector<std::uint32_t> n(npu.size()), b(bench.size());
+  for (std::size_t i = 0; i < npu.size(); ++i) n[i] = id_of(npu[i]);
+  for (std::size_t i = 0; i < bench.size(); ++i) b[i] = id_of(bench[i]);
+  return queue_pairs(n, b, ids.size());
+}
 
 std::string fuzzy_key(std::string_view row_name) {
   const auto f = row_name.find("forward"), b = row_name.find("backward");
@@ -219,8 +278,20 @@ MatchResult match_rows(const DumpRows& npu, const DumpRows& bench, const MatchOp
   const bool cross = cross_framework(npu, bench);
   const bool mapped = options.data_mapping != nullptr || options.cell_mapping != nullptr;
   MatchResult out;
-  out.bench_of = options.fuzzy && !mapped ? fuzzy_pairs(npu, bench, options, cross)
-                                          : exact_pairs(npu, bench, options, cross);
+  RowKeyer npu_keys(true, options, cross), bench_keys(false, options, cross);
+  const auto keyed = [](const DumpRows& side, RowKeyer& keyer) {
+    std::vector<KeyHash> keys(side.rows.size());
+    std::size_t next_entry = 0;
+    for (std::size_t i = 0; i < side.rows.size(); ++i) {
+      // Entries up to this row's, rowless ones included, counted in file order.
+      for (; next_entry <= side.rows[i].entry && next_entry < side.entries.size(); ++next_entry)
+        keyer.begin_entry(side.entries[next_entry]);
+      keys[i] = keyer.hashed(side.rows[i], entry_of(side, side.rows[i]));
+    }
+    return keys;
+  };
+  const std::vector<KeyHash> n = keyed(npu, npu_keys), b = keyed(bench, bench_keys);
+  out.bench_of = pair_hashed(n, b, options.fuzzy && !mapped);
   std::vector<bool> taken(bench.rows.size(), false);
   for (std::size_t i = 0; i < out.bench_of.size(); ++i) {
     auto& partner = out.bench_of[i];

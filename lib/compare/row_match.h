@@ -21,6 +21,7 @@
 // float, bool, complex). A data mapping turns the gate off.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,6 +46,48 @@ struct MatchResult {
 };
 
 MatchResult match_rows(const DumpRows& npu, const DumpRows& bench, const MatchOptions& options);
+
+// The pieces match_rows is made of, for a caller that streams a dump instead of holding its rows
+// (compare_pair.cpp): each side's keys derived row by row in file order, kept as 128-bit hashes,
+// then paired.
+struct KeyHash {
+  std::uint64_t hi = 0, lo = 0;
+  bool operator==(const KeyHash&) const = default;
+};
+inline constexpr KeyHash k_no_key{};  // a row that pairs with nothing
+struct KeyHashHasher {
+  std::size_t operator()(const KeyHash& h) const { return static_cast<std::size_t>(h.hi); }
+};
+KeyHash hash_key(std::string_view key);
+
+class RowKeyer {
+ public:
+  // `npu_side`: the mappings of `options` apply; `cross`: a cross-framework pair.
+  RowKeyer(bool npu_side, const MatchOptions& options, bool cross);
+  ~RowKeyer();
+  RowKeyer(RowKeyer&&) noexcept;
+  // The key of `row` of entry `entry` (rows fed in file order: backward call counters are
+  // renumbered by order of appearance); nullopt: a mapping makes it unmatchable.
+  std::optional<std::string> key(const Row& row, std::string_view entry);
+  KeyHash hashed(const Row& row, std::string_view entry);
+  // Counts entry `entry` in the backward order before its rows are keyed, also when it has no
+  // rows (msprobe counts every entry with a direction). On the NPU side under a mapping nothing
+  // is counted here: mapped names are counted as they come.
+  void begin_entry(std::string_view entry);
+
+ private:
+  struct State;
+  bool m_npu;
+  MatchOptions m_options;
+  bool m_cross;
+  bool m_fuzzy;
+  std::unique_ptr<State> m_state;
+};
+
+// Pairs by hashed keys: exact, the first bench row with the NPU row's key; fuzzy, msprobe's
+// queue algorithm. No dtype gate.
+std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>& npu, const std::vector<KeyHash>& bench,
+                                                      bool fuzzy);
 
 // The fuzzy key of a row name (see above); names without `forward`/`backward` are kept.
 std::string fuzzy_key(std::string_view row_name);

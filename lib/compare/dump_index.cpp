@@ -1,0 +1,169 @@
+#include "compare/dump_index.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "pyjson/dump_json_stream.h"
+#include "pyjson/json_reader.h"
+
+namespace msdump::compare {
+namespace {
+
+constexpr std::size_t k_window_bytes = std::size_t{256} << 10;
+
+std::uint16_t dtype_id(DumpIndex& index, const std::string& dtype) {
+  for (std::size_t i = 0; i < index.dtype_names.size(); ++i)
+    if (index.dtype_names[i] == dtype) return static_cast<std::uint16_t>(i);
+  if (index.dtype_names.size() >= 0xffff) return 0xffff;  // (never in a real dump) pairs only with itself
+  index.dtype_names.push_back(dtype);
+  return static_cast<std::uint16_t>(index.dtype_names.size() - 1);
+}
+
+void header_member(const pyjson::DumpEvent& ev, std::string& task, std::string& level, std::string& framework) {
+  const auto text = ev.value.is_string() ? ev.value.as_string() : std::string();
+  if (ev.key == "task") task = text;
+  else if (ev.key == "level") level = text;
+  else if (ev.key == "framework" && !text.empty()) framework = text;
+}
+
+Result<void> check_header(const std::string& shown_as, const std::string& task, bool saw_data,
+                          const std::optional<Error>& error) {
+  if ((task.empty() || !saw_data) && error) return *error;
+  if (task.empty()) return invalid_input(fmt::format("'{}': no \"task\" member: expected a dump.json of msprobe", shown_as));
+  if (!saw_data) return invalid_input(fmt::format("'{}': no \"data\" object: expected a dump.json of msprobe", shown_as));
+  return {};
+}
+
+// The error a plain (not raw) stream reports for a file the raw stream gave up on: the raw pass
+// only checks brackets and strings inside entries, so its position is where the entry starts;
+// the plain pass names the exact line and column.
+Error precise_error(const ByteSource& src, const std::string& shown_as, Error raw_error) {
+  pyjson::DumpJsonStream stream(src);
+  pyjson::DumpEvent ev;
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) return more.error().with_context("reading '" + shown_as + "'");
+    if (!*more) return raw_error;
+  }
+}
+
+}  // namespace
+
+std::uint32_t DumpIndex::entry_rows(std::uint32_t entry) const {
+  const std::uint32_t end = entry + 1 < entries.size() ? entries[entry + 1].first_row : rows();
+  return end - entries[entry].first_row;
+}
+
+std::uint32_t DumpIndex::entry_of_row(std::uint32_t row) const {
+  auto it = std::upper_bound(entries.begin(), entries.end(), row,
+                             [](std::uint32_t r, const EntryExtent& e) { return r < e.first_row; });
+  return static_cast<std::uint32_t>(std::distance(entries.begin(), it) - 1);
+}
+
+Result<DumpHeader> read_dump_header(const ByteSource& src, const std::string& shown_as) {
+  DumpHeader h;
+  pyjson::DumpStreamOptions options;
+  options.raw_entries = true;
+  pyjson::DumpJsonStream stream(src, options);
+  pyjson::DumpEvent ev;
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) return more.error().with_context("reading '" + shown_as + "'");
+    if (!*more || ev.type != pyjson::DumpEvent::Type::member) break;
+    header_member(ev, h.task, h.level, h.framework);
+  }
+  return h;
+}
+
+Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as, RowKeyer& keyer) {
+  DumpIndex index;
+  index.path = shown_as;
+  pyjson::DumpStreamOptions options;
+  options.raw_entries = true;
+  pyjson::DumpJsonStream stream(src, options);
+  pyjson::DumpEvent ev;
+  std::vector<Row> rows;
+  bool saw_data = false;
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) {
+      index.error = precise_error(src, shown_as, more.error().with_context("reading '" + shown_as + "'"));
+      break;
+    }
+    if (!*more) break;
+    if (ev.type == pyjson::DumpEvent::Type::member) header_member(ev, index.task, index.level, index.framework);
+    if (ev.type == pyjson::DumpEvent::Type::data_begin) saw_data = true;
+    if (ev.type != pyjson::DumpEvent::Type::entry || entry_kind(ev.key) == EntryKind::other) continue;
+    Result<pyjson::Value> value = ev.is_raw ? pyjson::parse_json(ev.raw) : Result<pyjson::Value>(std::move(ev.value));
+    if (!value) {
+      index.error = precise_error(src, shown_as, value.error().with_context("reading '" + shown_as + "'"));
+      break;
+    }
+    rows.clear();
+    auto flat = flatten_entry(ev.key, 0, *value, rows, index.has_md5, FlattenDetail::names_and_dtypes);
+    if (!flat) {
+      index.error = flat.error().with_context(fmt::format("'{}': {}", shown_as, pyjson::to_string(ev.position)));
+      break;
+    }
+    const std::uint64_t end = ev.is_raw ? ev.raw_offset + ev.raw.size() : ev.offset;
+    if (!ev.is_raw || end - ev.offset > UINT32_MAX) {
+      // A bare scalar entry yields no rows; a single entry over 4 GiB cannot be re-read.
+      if (!ev.is_raw) { keyer.begin_entry(ev.key); continue; }
+      index.error = invalid_input(fmt::format("'{}': entry '{}' is larger than 4 GiB", shown_as, ev.key));
+      break;
+    }
+    index.entries.push_back({ev.offset, static_cast<std::uint32_t>(end - ev.offset), index.rows()});
+    keyer.begin_entry(ev.key);
+    for (const auto& r : rows) {
+      index.keys.push_back(keyer.hashed(r, ev.key));
+      index.dtypes.push_back(dtype_id(index, r.dtype));
+    }
+    index.row_count = static_cast<std::uint32_t>(index.keys.size());
+  }
+  if (auto ok = check_header(shown_as, index.task, saw_data, index.error); !ok) return ok.error();
+  return index;
+}
+
+Result<std::string_view> EntryFetcher::bytes(const EntryExtent& e) {
+  if (e.offset < m_window_offset || e.offset + e.length > m_window_offset + m_window.size()) {
+    const std::uint64_t size = std::min<std::uint64_t>(std::max<std::uint64_t>(k_window_bytes, e.length), m_src.size() - e.offset);
+    if (size < e.length) return internal_error(fmt::format("'{}' is shorter than when it was indexed", m_index.path));
+    m_window.resize(size);
+    if (auto r = m_src.read_at(e.offset, std::as_writable_bytes(std::span(m_window.data(), m_window.size()))); !r)
+      return r.error();
+    m_window_offset = e.offset;
+  }
+  return std::string_view(m_window).substr(e.offset - m_window_offset, e.length);
+}
+
+Result<std::shared_ptr<const EntryRows>> EntryFetcher::fetch(std::uint32_t entry) {
+  for (auto it = m_cache.begin(); it != m_cache.end(); ++it)
+    if (it->first == entry) return it->second;
+  const EntryExtent& e = m_index.entries[entry];
+  auto text = bytes(e);
+  if (!text) return text.error();
+  // The key, colon and value as read in pass 1: made an object of one member again.
+  std::string doc;
+  doc.reserve(text->size() + 2);
+  doc += '{';
+  doc += *text;
+  doc += '}';
+  auto value = pyjson::parse_json(doc);
+  const auto changed = [&] {
+    return internal_error(fmt::format("'{}': entry at byte {} no longer reads as when it was indexed (was the file changed?)",
+                                      m_index.path, e.offset));
+  };
+  if (!value || !value->is_object() || value->as_object().size() != 1) return changed();
+  auto& member = value->as_object().front();
+  auto rows = std::make_shared<EntryRows>();
+  rows->name = member.key;
+  bool md5 = false;
+  if (!flatten_entry(rows->name, 0, member.value, rows->rows, md5) || rows->rows.size() != m_index.entry_rows(entry))
+    return changed();
+  if (m_cache.size() == k_cached) m_cache.erase(m_cache.begin());
+  m_cache.emplace_back(entry, rows);
+  return std::shared_ptr<const EntryRows>(rows);
+}
+
+}  // namespace msdump::compare

@@ -1,0 +1,76 @@
+#pragma once
+// compare's streaming view of one dump.json, so that a pair is compared in memory that does not
+// grow with its rows' contents (docs/compare.md "Memory"):
+//   index_dump    pass 1: every entry's byte range and, per row, its pairing key (a 128-bit hash,
+//                 row_match.h) and dtype; 16 bytes per entry and 18 per row
+//   EntryFetcher  pass 2: one entry's name and rows again, read from its range (a window of the
+//                 file for runs of neighbouring entries, a few entries cached)
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compare/dump_rows.h"
+#include "compare/row_match.h"
+#include "core/byte_source.h"
+#include "core/result.h"
+
+namespace msdump::compare {
+
+struct EntryExtent {
+  std::uint64_t offset = 0;   // of the entry's key (its opening quote)
+  std::uint32_t length = 0;   // key, colon and value
+  std::uint32_t first_row = 0;
+};
+
+struct DumpIndex {
+  std::string path;
+  std::string task, level, framework = "pytorch";
+  bool has_md5 = false;
+  std::vector<EntryExtent> entries;        // entries with a direction, in file order
+  std::vector<KeyHash> keys;               // per row, in parse order
+  std::vector<std::uint16_t> dtypes;       // per row: index into dtype_names
+  std::vector<std::string> dtype_names;
+  std::optional<Error> error;              // as DumpRows::error: entries before it are indexed
+  std::uint32_t row_count = 0;             // (keys and dtypes may be dropped once paired)
+  std::uint32_t rows() const { return row_count; }
+  std::uint32_t entry_rows(std::uint32_t entry) const;
+  std::uint32_t entry_of_row(std::uint32_t row) const;  // binary search over first_row
+};
+
+struct DumpHeader {
+  std::string task, level, framework = "pytorch";
+};
+
+// The top-level members before "data" (task, level, framework).
+Result<DumpHeader> read_dump_header(const ByteSource& src, const std::string& shown_as);
+
+// Pass 1. `keyer` derives each row's key (its side's mappings, renumbering). Fails as
+// read_dump_rows fails (no header); a later error is kept in DumpIndex::error.
+Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as, RowKeyer& keyer);
+
+struct EntryRows {
+  std::string name;
+  std::vector<Row> rows;  // Row::entry = 0
+};
+
+// Pass 2: entry i of an index, parsed and flattened again. Not thread-safe: one per thread.
+class EntryFetcher {
+ public:
+  EntryFetcher(const ByteSource& src, const DumpIndex& index) : m_src(src), m_index(index) {}
+  // Fails (internal) if the entry no longer reads as it did in pass 1 (the file changed).
+  Result<std::shared_ptr<const EntryRows>> fetch(std::uint32_t entry);
+
+ private:
+  Result<std::string_view> bytes(const EntryExtent& e);
+  const ByteSource& m_src;
+  const DumpIndex& m_index;
+  std::string m_window;
+  std::uint64_t m_window_offset = 0;
+  static constexpr std::size_t k_cached = 8;
+  std::vector<std::pair<std::uint32_t, std::shared_ptr<const EntryRows>>> m_cache;  // most recent last
+};
+
+}  // namespace msdump::compare

@@ -1,0 +1,73 @@
+#include "compare/dump_index.h"
+
+#include <doctest/doctest.h>
+
+#include "core/byte_source.h"
+
+using namespace msdump;
+using namespace msdump::compare;
+
+namespace {
+
+const char* k_tensor = R"({"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0, "Mean": 0.5, "Norm": 1.0})";
+
+std::string dump_text() {
+  return std::string(R"({"task": "statistics", "level": "L1", "framework": "pytorch", "data": {
+ "Torch.add.0.forward": {"input_args": [)") + k_tensor + "," + k_tensor + R"(], "output": [)" + k_tensor + R"(]},
+ "Torch.add.1": {"output": [1]},
+ "Torch.add.1.backward": {"input": [], "output": []},
+ "Torch.add.0.backward": {"input": [)" + k_tensor + R"(], "output": [null]}
+}})";
+}
+
+}  // namespace
+
+TEST_SUITE("msdump::compare") {
+  TEST_CASE("dump index: entry ranges and row keys in pass 1, the same rows again in pass 2") {
+    const std::string text = dump_text();
+    MemorySource src(as_bytes(text), "dump.json");
+    MatchOptions options;
+    RowKeyer keyer(false, options, false);
+    auto index = index_dump(src, "dump.json", keyer);
+    REQUIRE(index);
+    CHECK(index->task == "statistics");
+    CHECK_FALSE(index->error);
+    REQUIRE(index->entries.size() == 3);  // Torch.add.1 has no direction: no entry
+    CHECK(index->rows() == 5);
+    CHECK(index->entry_rows(0) == 3);
+    CHECK(index->entry_rows(1) == 0);
+    CHECK(index->entry_rows(2) == 2);
+    CHECK(index->entry_of_row(3) == 2);
+    // The row-less backward entry still counts: Torch.add.0.backward is the second backward of
+    // Torch.add, so its rows are keyed as call 1.
+    CHECK(index->keys[3] == hash_key("Torch.add.1.backward.input.0"));
+    CHECK(index->dtype_names[index->dtypes[4]] == "None");
+    EntryFetcher fetch(src, *index);
+    auto last = fetch.fetch(2);
+    REQUIRE(last);
+    CHECK((*last)->name == "Torch.add.0.backward");
+    REQUIRE((*last)->rows.size() == 2);
+    CHECK((*last)->rows[0].name == "Torch.add.0.backward.input.0");
+    CHECK((*last)->rows[0].stats[0] == Cell::floating(1.0));
+    auto first = fetch.fetch(0);
+    REQUIRE(first);
+    CHECK((*first)->rows.size() == 3);
+  }
+
+  TEST_CASE("dump index: an entry that no longer reads as indexed is an internal error naming the file") {
+    std::string text = dump_text();
+    MatchOptions options;
+    RowKeyer keyer(false, options, false);
+    MemorySource before(as_bytes(text), "dump.json");
+    auto index = index_dump(before, "dump.json", keyer);
+    REQUIRE(index);
+    const auto at = text.find("\"output\": [null]");
+    text.replace(at, 16, "\"output\": [1, 2]");
+    MemorySource after(as_bytes(text), "dump.json");
+    EntryFetcher fetch(after, *index);
+    auto rows = fetch.fetch(2);
+    REQUIRE_FALSE(rows);
+    CHECK(rows.error().code == ErrorCode::internal);
+    CHECK(rows.error().message.starts_with("'dump.json': entry at byte "));
+  }
+}
