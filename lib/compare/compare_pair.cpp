@@ -455,11 +455,16 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     side->dtypes = {};
   }
   const PassInputs in{spec, *mode, *npu, *bench, bench_of, *stacks};
+  std::error_code ec;
   {
     PairStream stream(in, o.threads, o.diff_analyze, r);
     if (o.write_tables)
       if (auto w = write_table(stream, spec, o, r); !w) return w.error();
-    if (auto f = stream.finish(); !f) return f.error();
+    if (auto f = stream.finish(); !f) {
+      // (a dump changed under pass 2: the rows written after that point are blank)
+      for (const auto& t : r.tables) fs::remove(t, ec);
+      return f.error();
+    }
   }
   auto names = bench_only_names(*bench, taken);
   if (!names) return names.error();
@@ -471,9 +476,9 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     r.problems.push_back({(fs::path(parent_dir(spec.npu)) / "construct.json").string(), "", parents.error().message});
   }
   for (const auto* path : {&spec.npu, &spec.bench}) {
-    std::error_code ec;
-    const auto size = fs::file_size(*path, ec);
-    if (!ec) r.bytes += size;
+    std::error_code size_ec;
+    const auto size = fs::file_size(*path, size_ec);
+    if (!size_ec) r.bytes += size;
   }
   return r;
 }
