@@ -1,6 +1,7 @@
 #include "schema/schema_regex.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <bitset>
 #include <map>
@@ -392,6 +393,24 @@ struct Nfa {
   }
 };
 
+// For each byte, the first byte that every transition of `nfa` takes or refuses with it.
+std::array<std::uint8_t, 256> first_of_class(const Nfa& nfa) {
+  std::vector<ByteSet> sets;
+  for (const Nfa::Node& n : nfa.nodes) {
+    for (const auto& [bytes, to] : n.trans) {
+      if (std::find(sets.begin(), sets.end(), bytes) == sets.end()) sets.push_back(bytes);
+    }
+  }
+  std::array<std::uint8_t, 256> first{};
+  std::map<std::vector<bool>, std::uint8_t> seen;  // membership in each set -> first byte
+  for (unsigned b = 0; b < 256; ++b) {
+    std::vector<bool> in(sets.size());
+    for (std::size_t i = 0; i < sets.size(); ++i) in[i] = sets[i].test(b);
+    first[b] = seen.emplace(std::move(in), static_cast<std::uint8_t>(b)).first->second;
+  }
+  return first;
+}
+
 }  // namespace
 
 Result<SchemaRegex> SchemaRegex::compile(std::string_view pattern) {
@@ -410,7 +429,9 @@ Result<SchemaRegex> SchemaRegex::compile(std::string_view pattern) {
   nfa.nodes[static_cast<std::size_t>(end)].eps.push_back(nfa.accept);
   nfa.nodes[static_cast<std::size_t>(nfa.accept)].trans.emplace_back(all, nfa.accept);
 
-  // Subset construction.
+  // Subset construction, one byte per class of bytes no transition tells apart (a byte moves
+  // every state where the first byte of its class does).
+  const std::array<std::uint8_t, 256> first = first_of_class(nfa);
   SchemaRegex re;
   re.m_pattern = std::string(pattern);
   StateNumbers<std::vector<int>> sets;
@@ -427,6 +448,10 @@ Result<SchemaRegex> SchemaRegex::compile(std::string_view pattern) {
     const auto at_end = nfa.closure(set, false, true);
     st.accepting_at_end = std::binary_search(at_end.begin(), at_end.end(), nfa.accept);
     for (unsigned b = 0; b < 256; ++b) {
+      if (first[b] != b) {
+        st.next[b] = st.next[first[b]];
+        continue;
+      }
       std::vector<int> moved;
       for (const int s : set) {
         for (const auto& [bytes, to] : nfa.nodes[static_cast<std::size_t>(s)].trans) {
