@@ -9,7 +9,8 @@
 #                     python3-yaml, for the tests of the README's sharding examples (tests/scheduler/)
 #   --with-qemu       also qemu-user, for the portable_qemu test (msdump on CPUs without AVX)
 #   --with-fuzz       also clang and its sanitizer runtimes, for the libFuzzer targets (scripts/fuzz.sh)
-#   --with-bench      also hyperfine and python3-numpy, for scripts/bench_*.py
+#   --with-bench      also hyperfine, python3-numpy and libsimdjson-dev (msdump_bench_simdjson_walk),
+#                     for scripts/bench_*.py
 # Without options: what building msdump and its unit tests needs, and no more.
 set -euo pipefail
 
@@ -21,7 +22,7 @@ for arg in "$@"; do
     --with-reference) packages+=(libvalijson-dev) ;;
     --with-torch) packages+=(python3-torch python3-numpy) ;;
     --with-fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    --with-bench) packages+=(hyperfine python3-numpy) ;;
+    --with-bench) packages+=(hyperfine python3-numpy libsimdjson-dev) ;;
     --with-scheduler) packages+=(munge slurmctld slurmd slurm-client parallel python3-yaml) ;;
     --with-qemu) packages+=(qemu-user) ;;
     *) echo "install-deps.sh: unknown option '$arg'" >&2; exit 2 ;;
