@@ -115,17 +115,17 @@ DumpRows mini_side(const DumpIndex& index) {
 std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, EntryFetcher& npu_fetch,
                                      EntryFetcher& bench_fetch) {
   auto g = std::make_unique<Group>();
-  auto rows = npu_fetch.fetch(entry);
+  auto rows = npu_fetch.read(entry);
   if (!rows) {
     g->error = rows.error();
     return g;
   }
   g->npu = mini_side(in.npu.index);
   g->bench = mini_side(in.bench.index);
-  g->npu.entries = {(*rows)->name};
-  g->npu.rows = (*rows)->rows;
+  g->npu.entries = {rows->name};
+  g->npu.rows = std::move(rows->rows);
   g->stack.present = in.stacks.present;
-  g->stack.per_entry = {in.stacks.cell((*rows)->name)};
+  g->stack.per_entry = {in.stacks.cell(rows->name)};
   g->table = Table{in.mode, &g->npu, &g->bench, &g->stack, {}};
   const std::uint32_t first = in.npu.index.entries[entry].first_row;
   for (std::uint32_t k = 0; k < g->npu.rows.size(); ++k) {

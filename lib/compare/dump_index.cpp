@@ -6,6 +6,7 @@
 
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
+#include "pyjson/tree_arena.h"
 
 namespace msdump::compare {
 namespace {
@@ -84,6 +85,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
   pyjson::DumpJsonStream stream(src, options);
   pyjson::DumpEvent ev;
   std::vector<Row> rows;
+  pyjson::TreeArena arena;
   bool saw_data = false;
   for (;;) {
     auto more = stream.next(ev);
@@ -95,17 +97,21 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     if (ev.type == pyjson::DumpEvent::Type::member) header_member(ev, index.task, index.level, index.framework);
     if (ev.type == pyjson::DumpEvent::Type::data_begin) saw_data = true;
     if (ev.type != pyjson::DumpEvent::Type::entry || entry_kind(ev.key) == EntryKind::other) continue;
-    Result<pyjson::Value> value = ev.is_raw ? pyjson::parse_json(ev.raw) : Result<pyjson::Value>(std::move(ev.value));
-    if (!value) {
-      index.error = precise_error(src, shown_as, value.error().with_context("reading '" + shown_as + "'"));
-      break;
-    }
     rows.clear();
-    auto flat = flatten_entry(ev.key, 0, *value, rows, index.has_md5, FlattenDetail::names_and_dtypes);
-    if (!flat) {
-      index.error = flat.error().with_context(fmt::format("'{}': {}", shown_as, pyjson::to_string(ev.position)));
-      break;
+    std::optional<Error> parse_error;
+    {
+      // The entry's tree lives in the arena, reset once it is gone (docs/performance.md "Tree arena").
+      const pyjson::TreeArenaScope scope(&arena);
+      Result<pyjson::Value> value = ev.is_raw ? pyjson::parse_json(ev.raw) : Result<pyjson::Value>(std::move(ev.value));
+      if (!value) {
+        parse_error = value.error().with_context("reading '" + shown_as + "'");
+      } else if (auto flat = flatten_entry(ev.key, 0, *value, rows, index.has_md5, FlattenDetail::names_and_dtypes); !flat) {
+        index.error = flat.error().with_context(fmt::format("'{}': {}", shown_as, pyjson::to_string(ev.position)));
+      }
     }
+    arena.reset();
+    if (parse_error) index.error = precise_error(src, shown_as, *parse_error);
+    if (index.error) break;
     const std::uint64_t end = ev.is_raw ? ev.raw_offset + ev.raw.size() : ev.offset;
     if (!ev.is_raw || end - ev.offset > UINT32_MAX) {
       // A bare scalar entry yields no rows; a single entry over 4 GiB cannot be re-read.
@@ -140,6 +146,15 @@ Result<std::string_view> EntryFetcher::bytes(const EntryExtent& e) {
 Result<std::shared_ptr<const EntryRows>> EntryFetcher::fetch(std::uint32_t entry) {
   for (auto it = m_cache.begin(); it != m_cache.end(); ++it)
     if (it->first == entry) return it->second;
+  auto rows = read(entry);
+  if (!rows) return rows.error();
+  auto shared = std::make_shared<const EntryRows>(std::move(*rows));
+  if (m_cache.size() == k_cached) m_cache.erase(m_cache.begin());
+  m_cache.emplace_back(entry, shared);
+  return shared;
+}
+
+Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
   const EntryExtent& e = m_index.entries[entry];
   auto text = bytes(e);
   if (!text) return text.error();
@@ -149,21 +164,22 @@ Result<std::shared_ptr<const EntryRows>> EntryFetcher::fetch(std::uint32_t entry
   doc += '{';
   doc += *text;
   doc += '}';
-  auto value = pyjson::parse_json(doc);
-  const auto changed = [&] {
+  EntryRows rows;
+  {
+    const pyjson::TreeArenaScope scope(&m_arena);
+    auto value = pyjson::parse_json(doc);
+    if (value && value->is_object() && value->as_object().size() == 1) {
+      auto& member = value->as_object().front();
+      rows.name = member.key;
+      bool md5 = false;
+      if (!flatten_entry(rows.name, 0, member.value, rows.rows, md5)) rows.rows.clear();
+    }
+  }
+  m_arena.reset();
+  if (rows.name.empty() || rows.rows.size() != m_index.entry_rows(entry))
     return internal_error(fmt::format("'{}': entry at byte {} no longer reads as when it was indexed (was the file changed?)",
                                       m_index.path, e.offset));
-  };
-  if (!value || !value->is_object() || value->as_object().size() != 1) return changed();
-  auto& member = value->as_object().front();
-  auto rows = std::make_shared<EntryRows>();
-  rows->name = member.key;
-  bool md5 = false;
-  if (!flatten_entry(rows->name, 0, member.value, rows->rows, md5) || rows->rows.size() != m_index.entry_rows(entry))
-    return changed();
-  if (m_cache.size() == k_cached) m_cache.erase(m_cache.begin());
-  m_cache.emplace_back(entry, rows);
-  return std::shared_ptr<const EntryRows>(rows);
+  return rows;
 }
 
 }  // namespace msdump::compare

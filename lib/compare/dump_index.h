@@ -16,6 +16,7 @@
 #include "compare/row_match.h"
 #include "core/byte_source.h"
 #include "core/result.h"
+#include "pyjson/tree_arena.h"
 
 namespace msdump::compare {
 
@@ -62,6 +63,8 @@ class EntryFetcher {
   EntryFetcher(const ByteSource& src, const DumpIndex& index) : m_src(src), m_index(index) {}
   // Fails (internal) if the entry no longer reads as it did in pass 1 (the file changed).
   Result<std::shared_ptr<const EntryRows>> fetch(std::uint32_t entry);
+  // The same, not cached: for entries read once (the NPU side's), whose rows the caller keeps.
+  Result<EntryRows> read(std::uint32_t entry);
 
  private:
   Result<std::string_view> bytes(const EntryExtent& e);
@@ -69,6 +72,7 @@ class EntryFetcher {
   const DumpIndex& m_index;
   std::string m_window;
   std::uint64_t m_window_offset = 0;
+  pyjson::TreeArena m_arena;
   static constexpr std::size_t k_cached = 8;
   std::vector<std::pair<std::uint32_t, std::shared_ptr<const EntryRows>>> m_cache;  // most recent last
 };
