@@ -56,13 +56,24 @@ class RowKeys {
   std::string key(std::string_view name, std::string_view entry_hint) {
     const auto length = entry_length(name, entry_hint);
     if (length == std::string_view::npos) return std::string(name);
-    const std::string entry(name.substr(0, length));
-    auto it = m_entry_key.find(entry);
-    if (it == m_entry_key.end()) it = m_entry_key.emplace(entry, m_keys.key(entry)).first;
-    return it->second + std::string(name.substr(length));
+    const auto entry = name.substr(0, length);
+    // The rows of one entry come one after the other: the last entry's key is the usual answer.
+    if (m_last == nullptr || *m_last_entry != entry) {
+      auto it = m_entry_key.find(std::string(entry));
+      if (it == m_entry_key.end()) it = m_entry_key.emplace(std::string(entry), m_keys.key(std::string(entry))).first;
+      m_last_entry = &it->first;
+      m_last = &it->second;
+    }
+    std::string out;
+    out.reserve(m_last->size() + name.size() - length);
+    out += *m_last;
+    out += name.substr(length);
+    return out;
   }
 
  private:
+  const std::string* m_last_entry = nullptr;  // into m_entry_key (node addresses are stable)
+  const std::string* m_last = nullptr;
   dump::MatchKeys m_keys;
   std::unordered_map<std::string, std::string> m_entry_key;
 };
