@@ -96,7 +96,10 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     if (!*more) break;
     if (ev.type == pyjson::DumpEvent::Type::member) header_member(ev, index.task, index.level, index.framework);
     if (ev.type == pyjson::DumpEvent::Type::data_begin) saw_data = true;
-    if (ev.type != pyjson::DumpEvent::Type::entry || entry_kind(ev.key) == EntryKind::other) continue;
+    if (ev.type != pyjson::DumpEvent::Type::entry) continue;
+    // An entry compare does not use is still parsed: a syntax error anywhere fails the file, as
+    // it fails read_dump_rows (and Python's json.load).
+    const bool used = entry_kind(ev.key) != EntryKind::other;
     rows.clear();
     std::optional<Error> parse_error;
     {
@@ -105,13 +108,15 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
       Result<pyjson::Value> value = ev.is_raw ? pyjson::parse_json(ev.raw) : Result<pyjson::Value>(std::move(ev.value));
       if (!value) {
         parse_error = value.error().with_context("reading '" + shown_as + "'");
-      } else if (auto flat = flatten_entry(ev.key, 0, *value, rows, index.has_md5, FlattenDetail::names_and_dtypes); !flat) {
-        index.error = flat.error().with_context(fmt::format("'{}': {}", shown_as, pyjson::to_string(ev.position)));
+      } else if (used) {
+        if (auto flat = flatten_entry(ev.key, 0, *value, rows, index.has_md5, FlattenDetail::names_and_dtypes); !flat)
+          index.error = flat.error().with_context(fmt::format("'{}': {}", shown_as, pyjson::to_string(ev.position)));
       }
     }
     arena.reset();
     if (parse_error) index.error = precise_error(src, shown_as, *parse_error);
     if (index.error) break;
+    if (!used) continue;
     const std::uint64_t end = ev.is_raw ? ev.raw_offset + ev.raw.size() : ev.offset;
     if (!ev.is_raw || end - ev.offset > UINT32_MAX) {
       // A bare scalar entry yields no rows; a single entry over 4 GiB cannot be re-read.

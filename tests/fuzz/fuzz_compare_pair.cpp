@@ -4,7 +4,9 @@
 // rows are paired exactly, fuzzily and under each mapping that parsed (the API mapping with the
 // NPU side taken as MindSpore, so it applies). Checked: every partner is a bench row, the bench
 // rows no NPU row took are listed once each in order, and mapped or fuzzy pairs pass the dtype
-// gate unless a data mapping switched it off.
+// gate unless a data mapping switched it off. The streaming path compare runs (dump_index.h)
+// must agree with the in-memory rows: the same row count, the same names entry by entry when
+// re-read, and the same pairs.
 
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "compare/api_mapping.h"
+#include "compare/dump_index.h"
 #include "compare/dump_rows.h"
 #include "compare/name_mapping.h"
 #include "compare/row_match.h"
@@ -68,6 +71,28 @@ void check(const DumpRows& npu, const DumpRows& bench, const MatchOptions& optio
   if (free != m.bench_only.size()) __builtin_trap();
 }
 
+// index_dump + EntryFetcher against read_dump_rows on the same text.
+void check_index(std::string_view text, const DumpRows& rows, std::vector<msdump::compare::KeyHash>& keys) {
+  const msdump::MemorySource src(std::as_bytes(std::span(text.data(), text.size())), "dump.json");
+  MatchOptions options;
+  RowKeyer keyer(false, options, false);
+  auto index = index_dump(src, "dump.json", keyer);
+  if (!index) {
+    if (!rows.rows.empty()) __builtin_trap();
+    return;
+  }
+  if (index->rows() != rows.rows.size() || index->error.has_value() != rows.error.has_value()) __builtin_trap();
+  EntryFetcher fetch(src, *index);
+  std::size_t row = 0;
+  for (std::uint32_t e = 0; e < index->entries.size(); ++e) {
+    auto entry = fetch.read(e);
+    if (!entry) __builtin_trap();
+    for (const auto& r : entry->rows)
+      if (r.name != rows.rows[row++].name) __builtin_trap();
+  }
+  keys = index->keys;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -77,6 +102,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   MatchOptions options;
   check(npu, bench, options);
+  std::vector<KeyHash> npu_keys, bench_keys;
+  check_index(parts[0], npu, npu_keys);
+  check_index(parts[1], bench, bench_keys);
+  if (npu_keys.size() == npu.rows.size() && bench_keys.size() == bench.rows.size()) {
+    // The same pairs from the index's hashes (the bench keyer on both sides: no mapping).
+    DumpRows npu_as_bench = npu;
+    const auto m = match_rows(npu_as_bench, bench, options);
+    const auto hashed = pair_hashed(npu_keys, bench_keys, false);
+    for (std::size_t i = 0; i < hashed.size(); ++i) {
+      if (m.bench_of[i] && hashed[i] != m.bench_of[i]) __builtin_trap();
+    }
+  }
   options.fuzzy = true;
   check(npu, bench, options);
 
