@@ -125,7 +125,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   auto* sub = app.add_subcommand("compare", "Compare two dumps (or trees of them) as msprobe's compare does: tables, verdicts, first difference and divergence");
   sub->add_option("NPU", cmd->npu, "The dump under test: a dump.json, a rank directory, a step directory or a tree of steps and ranks")->required();
   sub->add_option("BENCH", cmd->bench, "The reference dump, of the same kind as NPU")->required();
-  sub->add_option("-o,--output", cmd->output, "Directory for the tables (created if missing)");
+  sub->add_option("-o,--output", cmd->output, "Directory for the tables (created if missing; default: output)");
   sub->add_flag("--xlsx", cmd->xlsx, "Write .xlsx tables instead of .csv");
   sub->add_flag("--fuzzy", cmd->fuzzy, "Pair rows without their call counters (one side made extra calls)");
   sub->add_option("--data-mapping", cmd->data_mapping, "YAML file {NPU row name: bench row name}");
@@ -136,7 +136,7 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   sub->add_option("--report", cmd->format, "Report on stdout: text, json, junit")->check(CLI::IsMember({"text", "json", "junit"}));
   sub->add_flag("--strict", cmd->strict, "Warning rows fail too (exit 1)");
   sub->add_option("-j,--jobs", cmd->jobs, "Rank pairs compared at once (default: number of cores)")->check(CLI::Range(1, 1024));
-  sub->add_option("--threads", cmd->threads, "Threads for the tensor files of one pair (default: number of cores)")->check(CLI::Range(1, 256));
+  sub->add_option("--threads", cmd->threads, "Threads comparing the entries of one pair, tensor files included (default: number of cores; 1 per pair when several pairs run at once)")->check(CLI::Range(1, 256));
   sub->add_option("--shard", cmd->shard, "Compare only shard K of N (0-based K/N; whole steps per shard)");
   sub->add_option("--batch-report", cmd->batch_report, "Write a JSON batch report (for report merge)");
   sub->add_flag("-q,--quiet", cmd->quiet, "No text report and no progress");
