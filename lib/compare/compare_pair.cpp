@@ -18,6 +18,7 @@
 #include "compare/xlsx_writer.h"
 #include "core/byte_source.h"
 #include "core/ordered_pool.h"
+#include "dump/dump_paths.h"
 
 namespace msdump::compare {
 namespace {
@@ -75,8 +76,8 @@ TensorOutcome tensor_row(const Row& n, const Row* b, const std::string& npu_dir,
 }
 
 void fill_metrics(Table& t, const PairSpec& spec, std::vector<Problem>& problems) {
-  const auto npu_dir = (fs::path(parent_dir(spec.npu)) / "dump_tensor_data").string();
-  const auto bench_dir = (fs::path(parent_dir(spec.bench)) / "dump_tensor_data").string();
+  const auto npu_dir = dump::tensor_dir(parent_dir(spec.npu), std::nullopt).string();
+  const auto bench_dir = dump::tensor_dir(parent_dir(spec.bench), std::nullopt).string();
   for (auto& tr : t.rows) {
     const Row& n = t.npu->rows[tr.npu];
     const Row* b = tr.bench ? &t.bench->rows[*tr.bench] : nullptr;
@@ -387,13 +388,6 @@ Result<std::vector<std::string>> bench_only_names(const Side& bench, const std::
   return names;
 }
 
-bool cross_framework_pair(const DumpIndex& npu, const DumpIndex& bench) {
-  DumpRows n, b;
-  n.framework = npu.framework;
-  b.framework = bench.framework;
-  return cross_framework(n, b);
-}
-
 }  // namespace
 
 std::string problem_text(const Problem& p) {
@@ -424,10 +418,7 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   if (!npu_header) return npu_header.error();
   auto bench_header = read_dump_header(**bench_src, spec.bench);
   if (!bench_header) return bench_header.error();
-  DumpRows nh, bh;
-  nh.framework = npu_header->framework;
-  bh.framework = bench_header->framework;
-  const bool cross = cross_framework(nh, bh);
+  const bool cross = cross_framework(npu_header->framework, bench_header->framework);
 
   RowKeyer npu_keys(true, o.match, cross), bench_keys(false, o.match, cross);
   auto bench_future = std::async(std::launch::async, [&] { return index_side(std::move(*bench_src), spec.bench, bench_keys); });
@@ -444,11 +435,11 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     if (side->error) r.problems.push_back({side->path, "", side->error->message});
   auto stacks = load_stack_lookup(parent_dir(spec.npu));
   if (!stacks) {
-    r.problems.push_back({(fs::path(parent_dir(spec.npu)) / "stack.json").string(), "", stacks.error().message});
+    r.problems.push_back({(fs::path(parent_dir(spec.npu)) / dump::k_stack_json).string(), "", stacks.error().message});
     stacks = StackLookup{};
   }
   std::vector<bool> taken;
-  const auto bench_of = pair_sides(npu->index, bench->index, o, cross_framework_pair(npu->index, bench->index), taken);
+  const auto bench_of = pair_sides(npu->index, bench->index, o, cross, taken);
   // The keys are done with: pass 2 needs the ranges and the partners only.
   for (auto* side : {&npu->index, &bench->index}) {
     side->keys = {};
@@ -473,7 +464,7 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     for (auto* loc : {&r.answer.first_difference, &r.answer.first_divergence})
       if (*loc) (*loc)->module_chain = parents->chain((*loc)->entry);
   } else {
-    r.problems.push_back({(fs::path(parent_dir(spec.npu)) / "construct.json").string(), "", parents.error().message});
+    r.problems.push_back({(fs::path(parent_dir(spec.npu)) / dump::k_construct_json).string(), "", parents.error().message});
   }
   for (const auto* path : {&spec.npu, &spec.bench}) {
     std::error_code size_ec;

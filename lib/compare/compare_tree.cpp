@@ -12,6 +12,7 @@
 
 #include "batch/batch_runner.h"
 #include "batch/run_identity.h"
+#include "dump/dump_paths.h"
 
 namespace msdump::compare {
 namespace {
@@ -38,7 +39,7 @@ Result<std::vector<Found>> find_dumps(const std::string& root) {
   if (!items) return items.error();
   std::vector<Found> out;
   for (const auto& it : *items) {
-    const auto json = fs::is_regular_file(it.input) ? it.input : (fs::path(it.input) / "dump.json").string();
+    const auto json = fs::is_regular_file(it.input) ? it.input : (fs::path(it.input) / dump::k_dump_json).string();
     std::error_code ec;
     if (!fs::is_regular_file(json, ec)) continue;  // a capture directory: nothing to compare
     Found f{it.step.empty() ? std::nullopt : number_after(it.step, 4),

@@ -7,9 +7,8 @@
 #include <fmt/format.h>
 
 #include "compare/compare_tree.h"
+#include "compare/dump_context.h"
 #include "core/atomic_file.h"
-#include "core/byte_source.h"
-#include "pyjson/json_reader.h"
 #include "pyjson/json_writer.h"
 
 namespace msdump::compare {
@@ -46,31 +45,6 @@ void write_rows(pyjson::JsonWriter& w, const std::vector<std::pair<std::string, 
   w.end_object();
 }
 
-// The frames of `entry` in `dir`/stack.json (either layout), if any.
-std::optional<std::vector<std::string>> stack_frames(const std::string& dir, const std::string& entry) {
-  auto text = read_file((fs::path(dir) / "stack.json").string());
-  if (!text) return std::nullopt;
-  auto doc = pyjson::parse_json(*text);
-  if (!doc || !doc->is_object()) return std::nullopt;
-  const auto frames_of = [](const pyjson::Value& v) -> std::optional<std::vector<std::string>> {
-    if (!v.is_array()) return std::nullopt;
-    std::vector<std::string> out;
-    for (const auto& f : v.as_array())
-      if (f.is_string()) out.push_back(f.as_string());
-    return out;
-  };
-  if (const auto* first = doc->find("0"); first && !first->is_null()) {
-    for (const auto& m : doc->as_object()) {
-      if (!m.value.is_array() || m.value.size() != 2 || !m.value.as_array()[0].is_array()) continue;
-      for (const auto& n : m.value.as_array()[0].as_array())
-        if (n.is_string() && n.as_string() == entry) return frames_of(m.value.as_array()[1]);
-    }
-    return std::nullopt;
-  }
-  if (const auto* v = doc->find(entry)) return frames_of(*v);
-  return std::nullopt;
-}
-
 // indent=1 text -> indent=2 (strings hold no raw newlines, so leading spaces are all indent).
 std::string reindent(const std::string& text) {
   std::string out;
@@ -98,7 +72,8 @@ DaRecord make_da_record(const Table& t, const std::string& api, const std::strin
     if (n.state == RowState::input) r.inputs.emplace_back(n.name, n.stats);
     else if (n.state == RowState::output) r.outputs.emplace_back(n.name, n.stats);
   }
-  r.stack = stack_frames(npu_dir, api);
+  // (an unreadable stack.json was reported when its cells were read: the record has no frames)
+  if (auto frames = load_stack_frames(npu_dir, api)) r.stack = std::move(*frames);
   return r;
 }
 

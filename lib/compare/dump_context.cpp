@@ -10,12 +10,14 @@
 #include "compare/python_repr.h"
 #include "compare/row_match.h"
 #include "core/byte_source.h"
+#include "dump/dump_paths.h"
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
 
 namespace msdump::compare {
 namespace {
 
+namespace fs = std::filesystem;
 using pyjson::Value;
 
 // The cell msprobe shows for one entry's stack value: the repr of a list of strings, or str()
@@ -33,49 +35,46 @@ std::string stack_cell(const Value& frames) {
   return python_str(frames);
 }
 
-Result<std::string> read_optional(const std::string& path, bool& found) {
+// Calls visit(names, frames) for each stack of a stack.json, in file order, in either layout
+// msprobe writes: {"0": [[entry names], frames], ...} (current; other members skipped, as msprobe
+// skips them) or {entry name: frames} (legacy). Null frames are no stack. One top-level member
+// at a time (pyjson::DumpJsonStream): the file is never held whole.
+template <typename Visit>
+Result<void> visit_stacks(const ByteSource& src, const std::string& shown_as, Visit visit) {
+  pyjson::DumpJsonStream stream(src);
+  pyjson::DumpEvent ev;
+  std::optional<bool> current;  // the layout, from the first member (its key is "0")
+  std::vector<std::string_view> names;
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) return more.error().with_context("reading '" + shown_as + "'");
+    if (!*more) return {};
+    if (ev.type != pyjson::DumpEvent::Type::member && ev.type != pyjson::DumpEvent::Type::entry) continue;
+    const Value& v = ev.value;
+    if (!current) current = ev.key == "0" && !(v.is_null() || (v.is_array() && v.size() == 0));
+    names.clear();
+    if (!*current) {
+      if (v.is_null()) continue;
+      names.push_back(ev.key);
+      visit(names, v);
+      continue;
+    }
+    if (!v.is_array() || v.size() != 2 || !v.as_array()[0].is_array() || v.as_array()[1].is_null()) continue;
+    for (const auto& name : v.as_array()[0].as_array())
+      if (name.is_string()) names.push_back(name.as_string());
+    visit(names, v.as_array()[1]);
+  }
+}
+
+// `dir`/`name` opened when it is a file; nullptr when there is none.
+Result<std::unique_ptr<FileSource>> open_optional(const std::string& dir, std::string_view name, std::string& path) {
+  path = (fs::path(dir) / name).string();
   std::error_code ec;
-  found = std::filesystem::is_regular_file(path, ec);
-  if (!found) return std::string();
-  return read_file(path);
+  if (!fs::is_regular_file(path, ec)) return std::unique_ptr<FileSource>();
+  return FileSource::open(path);
 }
 
 }  // namespace
-
-Result<StackCells> parse_stack_cells(std::string_view text, const std::string& shown_as,
-                                     const std::vector<std::string>& entries) {
-  auto doc = pyjson::parse_json(text);
-  if (!doc) return doc.error().with_context("reading '" + shown_as + "'");
-  if (!doc->is_object()) return invalid_input(fmt::format("'{}': expected an object at the top level, got {}", shown_as, pyjson::kind_name(doc->kind())));
-  std::unordered_map<std::string, const Value*> by_entry;
-  const Value* first = doc->find("0");
-  const bool current = first != nullptr && !(first->is_null() || (first->is_array() && first->size() == 0));
-  for (const auto& m : doc->as_object()) {
-    if (!current) {
-      by_entry[m.key] = &m.value;
-      continue;
-    }
-    // {"<n>": [[names], frames]}: anything else is skipped, as msprobe does.
-    if (!m.value.is_array() || m.value.size() != 2 || !m.value.as_array()[0].is_array()) continue;
-    for (const auto& name : m.value.as_array()[0].as_array())
-      if (name.is_string()) by_entry[name.as_string()] = &m.value.as_array()[1];
-  }
-  StackCells cells;
-  cells.present = true;
-  cells.per_entry.reserve(entries.size());
-  std::unordered_map<const Value*, std::string> rendered;
-  for (const auto& e : entries) {
-    auto it = by_entry.find(e);
-    if (it == by_entry.end() || it->second->is_null()) {
-      cells.per_entry.emplace_back();
-      continue;
-    }
-    auto [r, fresh] = rendered.try_emplace(it->second);
-    if (fresh) r->second = stack_cell(*it->second);
-    cells.per_entry.push_back(r->second);
-  }
-  return cells;
-}
 
 const std::string& StackLookup::cell(const std::string& entry) const {
   static const std::string no_stack;
@@ -85,35 +84,15 @@ const std::string& StackLookup::cell(const std::string& entry) const {
 }
 
 Result<StackLookup> parse_stack_lookup(const ByteSource& src, const std::string& shown_as) {
-  // One top-level member at a time (pyjson::DumpJsonStream): a stack.json of any size is never
-  // held whole, and each distinct stack is rendered and kept once.
-  pyjson::DumpJsonStream stream(src);
-  pyjson::DumpEvent ev;
   StackLookup out;
   out.present = true;
-  std::unordered_map<std::string, std::uint32_t> id_of_cell;
-  const auto cell_id = [&](const Value& frames) {
+  std::unordered_map<std::string, std::uint32_t> id_of_cell;  // each distinct stack rendered and kept once
+  auto ok = visit_stacks(src, shown_as, [&](const std::vector<std::string_view>& names, const Value& frames) {
     auto [it, fresh] = id_of_cell.try_emplace(stack_cell(frames), static_cast<std::uint32_t>(out.cells.size()));
     if (fresh) out.cells.push_back(it->first);
-    return it->second;
-  };
-  std::optional<bool> current;  // the layout, from the first member (its key is "0")
-  for (;;) {
-    auto more = stream.next(ev);
-    if (!more) return more.error().with_context("reading '" + shown_as + "'");
-    if (!*more) break;
-    if (ev.type != pyjson::DumpEvent::Type::member && ev.type != pyjson::DumpEvent::Type::entry) continue;
-    const Value& v = ev.value;
-    if (!current) current = ev.key == "0" && !(v.is_null() || (v.is_array() && v.size() == 0));
-    if (!*current) {
-      if (!v.is_null()) out.id_of.emplace_back(hash_key(ev.key).hi, cell_id(v));
-      continue;
-    }
-    if (!v.is_array() || v.size() != 2 || !v.as_array()[0].is_array() || v.as_array()[1].is_null()) continue;
-    const auto id = cell_id(v.as_array()[1]);
-    for (const auto& name : v.as_array()[0].as_array())
-      if (name.is_string()) out.id_of.emplace_back(hash_key(name.as_string()).hi, id);
-  }
+    for (auto name : names) out.id_of.emplace_back(hash_key(name).hi, it->second);
+  });
+  if (!ok) return ok.error();
   // A name listed twice keeps its last stack, as msprobe's dict does: stable sort, last wins.
   std::stable_sort(out.id_of.begin(), out.id_of.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::pair<std::uint64_t, std::uint32_t>> unique;
@@ -126,12 +105,28 @@ Result<StackLookup> parse_stack_lookup(const ByteSource& src, const std::string&
 }
 
 Result<StackLookup> load_stack_lookup(const std::string& dir) {
-  const auto path = (std::filesystem::path(dir) / "stack.json").string();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) return StackLookup{};
-  auto src = FileSource::open(path);
+  std::string path;
+  auto src = open_optional(dir, dump::k_stack_json, path);
   if (!src) return src.error();
+  if (!*src) return StackLookup{};
   return parse_stack_lookup(**src, path);
+}
+
+Result<std::optional<std::vector<std::string>>> load_stack_frames(const std::string& dir, const std::string& entry) {
+  std::string path;
+  auto src = open_optional(dir, dump::k_stack_json, path);
+  if (!src) return src.error();
+  std::optional<std::vector<std::string>> frames;
+  if (!*src) return frames;
+  auto ok = visit_stacks(**src, path, [&](const std::vector<std::string_view>& names, const Value& v) {
+    if (std::find(names.begin(), names.end(), entry) == names.end()) return;
+    frames.emplace();  // the last listing wins
+    if (v.is_array())
+      for (const auto& f : v.as_array())
+        if (f.is_string()) frames->push_back(f.as_string());
+  });
+  if (!ok) return ok.error();
+  return frames;
 }
 
 Result<ModuleParents> ModuleParents::parse(std::string_view text, const std::string& shown_as) {
@@ -158,21 +153,12 @@ std::vector<std::string> ModuleParents::chain(const std::string& entry) const {
   return {out.rbegin(), out.rend()};
 }
 
-Result<StackCells> load_stack_cells(const std::string& dir, const std::vector<std::string>& entries) {
-  const auto path = (std::filesystem::path(dir) / "stack.json").string();
-  bool found = false;
-  auto text = read_optional(path, found);
-  if (!text) return text.error();
-  if (!found) return StackCells{};
-  return parse_stack_cells(*text, path, entries);
-}
-
 Result<ModuleParents> load_module_parents(const std::string& dir) {
-  const auto path = (std::filesystem::path(dir) / "construct.json").string();
-  bool found = false;
-  auto text = read_optional(path, found);
+  const auto path = (fs::path(dir) / dump::k_construct_json).string();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return ModuleParents{};
+  auto text = read_file(path);
   if (!text) return text.error();
-  if (!found) return ModuleParents{};
   return ModuleParents::parse(*text, path);
 }
 

@@ -3,6 +3,7 @@
 // construct.json (module chains of the first difference / divergence). Both are optional:
 // a missing file is no error; an unreadable or malformed one is (naming the file).
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -13,14 +14,11 @@
 
 namespace msdump::compare {
 
-// Reads stack.json text in either layout msprobe writes: {"0": [[entry names], [frames]], ...}
-// (current) or {entry name: [frames]} (legacy), and renders the cell of each of `entries`
-// (Python list repr of its frames; "" for an entry without a stack).
-Result<StackCells> parse_stack_cells(std::string_view text, const std::string& shown_as,
-                                     const std::vector<std::string>& entries);
+// stack.json comes in either layout msprobe writes: {"0": [[entry names], [frames]], ...}
+// (current) or {entry name: [frames]} (legacy); it is read one top-level member at a time.
 
-// The stack cells of a whole stack.json by entry name, each distinct stack rendered once (for a
-// caller that does not hold the entry list).
+// The stack cells (Python list repr of the frames) of a whole stack.json by entry name, each
+// distinct stack rendered once.
 struct StackLookup {
   bool present = false;
   // Entry name (as a 64-bit hash; a colliding pair of names would share a cell) -> index into
@@ -32,6 +30,9 @@ struct StackLookup {
 };
 Result<StackLookup> parse_stack_lookup(const ByteSource& src, const std::string& shown_as);
 Result<StackLookup> load_stack_lookup(const std::string& dir);
+
+// The frames of one entry in `dir`/stack.json (nullopt: no stack.json, or no stack for it).
+Result<std::optional<std::vector<std::string>>> load_stack_frames(const std::string& dir, const std::string& entry);
 
 // construct.json: node -> parent module (null at the top; the Megatron form [parent, micro_step]
 // counts by its parent).
@@ -46,8 +47,7 @@ class ModuleParents {
   std::unordered_map<std::string, std::string> m_parent;  // "" = no parent
 };
 
-// Reads `<dir>/stack.json` / `<dir>/construct.json` if present.
-Result<StackCells> load_stack_cells(const std::string& dir, const std::vector<std::string>& entries);
+// Reads `<dir>/construct.json` if present.
 Result<ModuleParents> load_module_parents(const std::string& dir);
 
 }  // namespace msdump::compare

@@ -26,6 +26,7 @@ list(APPEND MSDUMP_LIB_SOURCES
 list(APPEND MSDUMP_TEST_SOURCES
   tests/compare/dump_rows_test.cpp
   tests/compare/dump_index_test.cpp
+  tests/compare/dump_context_test.cpp
   tests/compare/yaml_tree_test.cpp
   tests/compare/compare_report_test.cpp
   tests/compare/name_mapping_test.cpp

@@ -281,9 +281,11 @@ bool dtypes_pair(std::string_view npu, std::string_view bench, bool cross) {
   return (in(npu, torch_floats) && in(bench, torch_floats)) || (in(npu, ms_floats) && in(bench, ms_floats));
 }
 
-bool cross_framework(const DumpRows& npu, const DumpRows& bench) {
-  return (npu.framework == "mindspore" || npu.framework == "mindtorch") && bench.framework == "pytorch";
+bool cross_framework(std::string_view npu_framework, std::string_view bench_framework) {
+  return (npu_framework == "mindspore" || npu_framework == "mindtorch") && bench_framework == "pytorch";
 }
+
+bool cross_framework(const DumpRows& npu, const DumpRows& bench) { return cross_framework(npu.framework, bench.framework); }
 
 MatchResult match_rows(const DumpRows& npu, const DumpRows& bench, const MatchOptions& options) {
   const bool cross = cross_framework(npu, bench);

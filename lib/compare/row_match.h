@@ -98,5 +98,6 @@ bool dtypes_pair(std::string_view npu, std::string_view bench, bool cross_framew
 
 // Whether a pair of dumps is a cross-framework one (NPU MindSpore/mindtorch, bench PyTorch).
 bool cross_framework(const DumpRows& npu, const DumpRows& bench);
+bool cross_framework(std::string_view npu_framework, std::string_view bench_framework);
 
 }  // namespace msdump::compare
