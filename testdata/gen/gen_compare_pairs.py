@@ -45,6 +45,9 @@ OUT = os.path.join(REPO, "testdata", "compare")
 NEUTRAL_ROOT = "/srv/oracle/samples/compare"
 NEUTRAL_SCRIPT = "/srv/oracle/gen_compare_pairs.py"
 SEED = 1234
+# Packages msprobe's python tree imports at start-up but never calls on the dump and compare paths
+# used here (protobuf, ONNX, einops, matplotlib); Debian has none of them, so the driver lets an
+# import of them succeed with inert stand-ins (_StubFinder below). Only this generator uses them.
 STUB_MODULES = ["google", "onnx", "onnxruntime", "skl2onnx", "einops", "matplotlib"]
 
 # ---------------------------------------------------------------------------------------------
