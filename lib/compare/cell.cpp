@@ -14,7 +14,7 @@ double Cell::to_double() const {
     case Kind::integer:
       // strtod rounds correctly, as Python's float(int) does; beyond the double range it gives
       // +-HUGE_VAL where Python raises OverflowError.
-      return m_big ? std::strtod(m_text.c_str(), nullptr) : static_cast<double>(m_int);
+      return m_big ? std::strtod(std::string(as_text()).c_str(), nullptr) : static_cast<double>(m_int);
     case Kind::floating:
       return m_float;
     case Kind::boolean:
@@ -34,11 +34,11 @@ std::string Cell::str() const {
 void Cell::append_str(std::string& out) const {
   switch (m_kind) {
     case Kind::text:
-      out += m_text;
+      out += as_text();
       return;
     case Kind::integer: {
       if (m_big) {
-        out += m_text;
+        out += as_text();
         return;
       }
       char buf[24];
@@ -66,9 +66,9 @@ bool Cell::operator==(const Cell& o) const {
   if (m_kind != o.m_kind || m_big != o.m_big) return false;
   switch (m_kind) {
     case Kind::text:
-      return m_text == o.m_text;
+      return as_text() == o.as_text();
     case Kind::integer:
-      return m_big ? m_text == o.m_text : m_int == o.m_int;
+      return m_big ? as_text() == o.as_text() : m_int == o.m_int;
     case Kind::floating:
       // The same value as written: NaN equals NaN, 0.0 and -0.0 differ.
       if (std::isnan(m_float) || std::isnan(o.m_float)) return std::isnan(m_float) && std::isnan(o.m_float);

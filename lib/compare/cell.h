@@ -16,6 +16,11 @@ class Cell {
 
   Cell() = default;  // the empty text
   static Cell text(std::string s) { Cell c; c.m_text = std::move(s); return c; }
+  // A text cell that borrows `s` instead of owning a copy: for a row's cells handed to a writer,
+  // which uses them before the text they view goes away.
+  static Cell view(std::string_view s) { Cell c; c.m_view = s; c.m_borrowed = true; return c; }
+  // `c` with its text borrowed (a number or bool is copied as it is).
+  static Cell view_of(const Cell& c) { return c.m_kind == Kind::text || c.m_big ? c.borrowed() : c; }
   static Cell integer(std::int64_t v) { Cell c; c.m_kind = Kind::integer; c.m_int = v; return c; }
   // A Python int outside int64, kept as its decimal digits.
   static Cell big_integer(std::string digits) { Cell c; c.m_kind = Kind::integer; c.m_text = std::move(digits); c.m_big = true; return c; }
@@ -25,7 +30,7 @@ class Cell {
   Kind kind() const { return m_kind; }
   bool is_text() const { return m_kind == Kind::text; }
   bool is_number() const { return m_kind == Kind::integer || m_kind == Kind::floating; }
-  const std::string& as_text() const { return m_text; }  // text cells (and big integers' digits)
+  std::string_view as_text() const { return m_borrowed ? m_view : std::string_view(m_text); }  // text cells (and big integers' digits)
   bool is_big_integer() const { return m_big; }
   std::int64_t as_int() const { return m_int; }
   double as_float() const { return m_float; }
@@ -43,9 +48,24 @@ class Cell {
   Kind m_kind = Kind::text;
   bool m_big = false;
   bool m_bool = false;
+  bool m_borrowed = false;  // the text is m_view, not m_text
   std::int64_t m_int = 0;
   double m_float = 0.0;
   std::string m_text;
+  std::string_view m_view;
+
+  Cell borrowed() const {
+    if (m_borrowed) return *this;
+    Cell c;
+    c.m_kind = m_kind;
+    c.m_big = m_big;
+    c.m_bool = m_bool;
+    c.m_int = m_int;
+    c.m_float = m_float;
+    c.m_view = m_text;
+    c.m_borrowed = true;
+    return c;
+  }
 };
 
 // msprobe's fixed cell texts.

@@ -299,7 +299,7 @@ double convert_percent(const Cell& c) {
 
 std::optional<double> usable_metric(const Cell& c) {
   if (!c.is_text()) return c.to_double();
-  const std::string& s = c.as_text();
+  const std::string_view s = c.as_text();
   if (s.empty() || s.back() != '%') return std::nullopt;  // None, Nan, N/A and other texts
   const auto v = parse_python_float(std::string_view(s).substr(0, s.size() - 1));
   if (!v) return std::nullopt;

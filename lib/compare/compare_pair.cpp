@@ -75,9 +75,18 @@ TensorOutcome tensor_row(const Row& n, const Row* b, const std::string& npu_dir,
   return {compute_tensor_metrics(*x, *y), {}};
 }
 
-void fill_metrics(Table& t, const PairSpec& spec, std::vector<Problem>& problems) {
-  const auto npu_dir = dump::tensor_dir(parent_dir(spec.npu), std::nullopt).string();
-  const auto bench_dir = dump::tensor_dir(parent_dir(spec.bench), std::nullopt).string();
+// The tensor directories of a pair's two sides (tensor mode reads them).
+struct TensorDirs {
+  std::string npu, bench;
+};
+
+TensorDirs tensor_dirs(const PairSpec& spec) {
+  return {dump::tensor_dir(parent_dir(spec.npu), std::nullopt).string(), dump::tensor_dir(parent_dir(spec.bench), std::nullopt).string()};
+}
+
+void fill_metrics(Table& t, const TensorDirs& dirs, std::vector<Problem>& problems) {
+  const auto& npu_dir = dirs.npu;
+  const auto& bench_dir = dirs.bench;
   for (auto& tr : t.rows) {
     const Row& n = t.npu->rows[tr.npu];
     const Row* b = tr.bench ? &t.bench->rows[*tr.bench] : nullptr;
@@ -100,6 +109,7 @@ struct PassInputs {
   const Side& bench;
   const std::vector<std::uint32_t>& bench_of;  // per NPU row
   const StackLookup& stacks;
+  TensorDirs dirs;
 };
 
 DumpRows mini_side(const DumpIndex& index) {
@@ -144,7 +154,7 @@ std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, 
     }
     g->table.rows.push_back(std::move(tr));
   }
-  fill_metrics(g->table, in.spec, g->problems);
+  fill_metrics(g->table, in.dirs, g->problems);
   run_checkers(g->table, {});
   g->answer = find_answers(g->table);
   return g;
@@ -445,7 +455,7 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     side->keys = {};
     side->dtypes = {};
   }
-  const PassInputs in{spec, *mode, *npu, *bench, bench_of, *stacks};
+  const PassInputs in{spec, *mode, *npu, *bench, bench_of, *stacks, tensor_dirs(spec)};
   std::error_code ec;
   {
     PairStream stream(in, o.threads, o.diff_analyze, r);

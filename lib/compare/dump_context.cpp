@@ -35,6 +35,24 @@ std::string stack_cell(const Value& frames) {
   return python_str(frames);
 }
 
+// A key that is equal for two frames values exactly when their cells are: the frames' texts,
+// each after its length (cheaper to make than the cell, which escapes every character).
+std::string stack_key(const Value& frames) {
+  std::string key;
+  if (frames.is_array()) {
+    bool all_strings = true;
+    for (const auto& f : frames.as_array()) all_strings = all_strings && f.is_string();
+    if (all_strings) {
+      for (const auto& f : frames.as_array()) {
+        const std::uint64_t size = f.as_string().size();  // (length-prefixed: no two lists join alike)
+        key.append(reinterpret_cast<const char*>(&size), sizeof size).append(f.as_string());
+      }
+      return key;
+    }
+  }
+  return "\1" + python_str(frames);
+}
+
 // Calls visit(names, frames) for each stack of a stack.json, in file order, in either layout
 // msprobe writes: {"0": [[entry names], frames], ...} (current; other members skipped, as msprobe
 // skips them) or {entry name: frames} (legacy). Null frames are no stack. One top-level member
@@ -88,8 +106,8 @@ Result<StackLookup> parse_stack_lookup(const ByteSource& src, const std::string&
   out.present = true;
   std::unordered_map<std::string, std::uint32_t> id_of_cell;  // each distinct stack rendered and kept once
   auto ok = visit_stacks(src, shown_as, [&](const std::vector<std::string_view>& names, const Value& frames) {
-    auto [it, fresh] = id_of_cell.try_emplace(stack_cell(frames), static_cast<std::uint32_t>(out.cells.size()));
-    if (fresh) out.cells.push_back(it->first);
+    auto [it, fresh] = id_of_cell.try_emplace(stack_key(frames), static_cast<std::uint32_t>(out.cells.size()));
+    if (fresh) out.cells.push_back(stack_cell(frames));
     for (auto name : names) out.id_of.emplace_back(hash_key(name).hi, it->second);
   });
   if (!ok) return ok.error();

@@ -1,5 +1,7 @@
 #include "compare/dump_rows.h"
 
+#include <charconv>
+
 #include <fmt/format.h>
 
 #include "compare/python_repr.h"
@@ -105,18 +107,34 @@ std::string python_type_text(const Value* v) {
 }
 
 std::string crc_text(const std::string& text) {
-  return fmt::format("{:08x}", stats::crc32(as_bytes(text)));
+  static constexpr char k_hex[] = "0123456789abcdef";
+  const std::uint32_t crc = stats::crc32(as_bytes(text));
+  std::string out(8, '0');
+  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = k_hex[(crc >> (28 - 4 * i)) & 0xf];
+  return out;
 }
 
 struct Walker {
   std::string_view entry_name;
   std::uint32_t entry_index;
   std::vector<Row>& out;
-  std::string path;  // JSON path below the entry, for messages
+  std::string path;  // JSON path below the entry to the part walked, for messages
   bool names_only = false;  // FlattenDetail::names_and_dtypes
+  // The path below `path`, rendered only for a message: a member key, or an index when `key`
+  // is null.
+  struct Step {
+    const char* key = nullptr;
+    std::size_t key_size = 0, index = 0;
+  };
+  std::vector<Step> steps;
 
   Result<void> fail(std::string what) const {
-    return invalid_input(fmt::format("entry '{}': {}: {}", entry_name, path.empty() ? "(entry)" : path, what));
+    std::string at = path;
+    for (const auto& s : steps) {
+      if (s.key == nullptr) at += fmt::format("[{}]", s.index);
+      else at.append(".").append(s.key, s.key_size);
+    }
+    return invalid_input(fmt::format("entry '{}': {}: {}", entry_name, at.empty() ? "(entry)" : at, what));
   }
 
   Row base(const std::string& name, RowState state) const {
@@ -139,7 +157,7 @@ struct Walker {
   }
 
   Result<void> leaf(const Value& d, const std::string& name, RowState state);
-  Result<void> walk(const Value& v, const std::string& name, RowState state, int depth);
+  Result<void> walk(const Value& v, std::string& name, RowState state, int depth);
 };
 
 Result<void> Walker::leaf(const Value& d, const std::string& name, RowState state) {
@@ -153,7 +171,7 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
     if (!rg->is_bool()) return fail("requires_grad must be a boolean, got " + std::string(pyjson::kind_name(rg->kind())));
     r.requires_grad = rg->as_bool() ? "True" : "False";
   }
-  const std::string type = d.find("type")->as_string();
+  const std::string& type = d.find("type")->as_string();
   const Value* value = d.find("value");
   const Value* dtype = d.find("dtype");
   const Value* md5 = d.find("md5");
@@ -208,20 +226,27 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
   return {};
 }
 
-Result<void> Walker::walk(const Value& v, const std::string& name, RowState state, int depth) {
+// `name` is the row name so far: extended in place for the parts below, and restored.
+Result<void> Walker::walk(const Value& v, std::string& name, RowState state, int depth) {
   if (depth > k_max_leaf_depth) return fail(fmt::format("nested deeper than {} levels", k_max_leaf_depth));
   if (v.is_null()) {
     null_row(name, state);
     return {};
   }
+  const auto name_size = name.size();
   if (v.is_array()) {
     const bool indexed = !has_component(name, "parameters_grad");
-    const auto saved = path.size();
     for (std::size_t i = 0; i < v.as_array().size(); ++i) {
-      path += fmt::format("[{}]", i);
-      auto r = walk(v.as_array()[i], indexed ? fmt::format("{}.{}", name, i) : name, state, depth + 1);
+      steps.push_back({nullptr, 0, i});
+      if (indexed) {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
+        name.append(".").append(digits, end);
+      }
+      auto r = walk(v.as_array()[i], name, state, depth + 1);
       if (!r) return r;
-      path.resize(saved);
+      name.resize(name_size);
+      steps.pop_back();
     }
     return {};
   }
@@ -233,12 +258,13 @@ Result<void> Walker::walk(const Value& v, const std::string& name, RowState stat
     return {};
   }
   if (const auto* type = v.find("type"); type && type->is_string()) return leaf(v, name, state);
-  const auto saved = path.size();
   for (const auto& m : v.as_object()) {
-    path += "." + m.key;
-    auto r = walk(m.value, name + "." + m.key, state, depth + 1);
+    steps.push_back({m.key.data(), m.key.size(), 0});
+    name.append(".").append(m.key);
+    auto r = walk(m.value, name, state, depth + 1);
     if (!r) return r;
-    path.resize(saved);
+    name.resize(name_size);
+    steps.pop_back();
   }
   return {};
 }
@@ -290,33 +316,26 @@ Result<void> flatten_entry(std::string_view name, std::uint32_t entry_index, con
   const auto kind = entry_kind(name);
   if (kind == EntryKind::other) return {};
   if (entry_has_md5(entry)) has_md5 = true;
-  const auto first = out.size();
-  Walker w{name, entry_index, out, {}, detail == FlattenDetail::names_and_dtypes};
-  const std::string entry_name(name);
+  Walker w{name, entry_index, out, {}, detail == FlattenDetail::names_and_dtypes, {}};
+  std::string entry_name(name);
   if (kind == EntryKind::parameters_grad) {
     auto r = w.walk(entry, entry_name, RowState::parameters_grad, 0);
     if (!r) return r;
   } else if (entry.is_object()) {
+    // In the order the rows are listed: inputs (and kwargs), parameters, outputs.
     static constexpr std::pair<const char*, RowState> k_containers[] = {
         {"input_args", RowState::input}, {"input_kwargs", RowState::input}, {"input", RowState::input},
-        {"output", RowState::output},    {"parameters", RowState::parameters}};
+        {"parameters", RowState::parameters}, {"output", RowState::output}};
     for (const auto& [key, state] : k_containers) {
       const Value* part = entry.find(key);
       if (part == nullptr) continue;
       w.path = key;
       const char* shown = state == RowState::output ? ".output" : state == RowState::parameters ? ".parameters" : ".input";
-      auto r = w.walk(*part, entry_name + shown, state, 0);
+      std::string row_name = entry_name + shown;
+      auto r = w.walk(*part, row_name, state, 0);
       if (!r) return r;
     }
   }
-  // Inputs (and kwargs), then parameters, then outputs, then parameters_grad; stable within each.
-  static constexpr RowState k_order[] = {RowState::input, RowState::parameters, RowState::output, RowState::parameters_grad};
-  std::vector<Row> sorted;
-  sorted.reserve(out.size() - first);
-  for (auto state : k_order)
-    for (std::size_t i = first; i < out.size(); ++i)
-      if (out[i].state == state) sorted.push_back(std::move(out[i]));
-  std::move(sorted.begin(), sorted.end(), out.begin() + static_cast<std::ptrdiff_t>(first));
   return {};
 }
 

@@ -204,7 +204,18 @@ std::string python_float_str(double x) {
   return out;
 }
 
-StatClass classify_stat(const Cell& c, double& number) {
+namespace {
+
+// Python's str() of `c`: a text cell's own text, else formatted into `buf`.
+std::string_view str_of(const Cell& c, std::string& buf) {
+  if (c.is_text()) return c.as_text();
+  buf.clear();
+  c.append_str(buf);
+  return buf;
+}
+
+// classify_stat with the cell's str() already made.
+StatClass classify(const Cell& c, std::string_view str, double& number) {
   // A number cell is a number whatever its text; its value is its text read back by pandas, NaN
   // when pandas cannot read it (a value near the double range that its scaling overflows).
   const double unreadable = std::numeric_limits<double>::quiet_NaN();
@@ -213,15 +224,15 @@ StatClass classify_stat(const Cell& c, double& number) {
     const double v = c.as_float();
     if (std::isnan(v)) return StatClass::nan;
     if (std::isinf(v)) return v > 0 ? StatClass::inf : StatClass::neg_inf;
-    number = pandas_parse_float(c.str()).value_or(unreadable);
+    number = pandas_parse_float(str).value_or(unreadable);
     return StatClass::num;
   }
   if (c.kind() == Cell::Kind::integer) {
-    number = pandas_parse_float(c.str()).value_or(unreadable);
+    number = pandas_parse_float(str).value_or(unreadable);
     return StatClass::num;
   }
   if (c.kind() == Cell::Kind::boolean) return StatClass::other;
-  const std::string& s = c.as_text();
+  const std::string_view s = str;
   if (equals_lower(s, "nan")) return StatClass::nan;
   if (equals_lower(s, "inf")) return StatClass::inf;
   if (equals_lower(s, "-inf")) return StatClass::neg_inf;
@@ -236,12 +247,22 @@ StatClass classify_stat(const Cell& c, double& number) {
   return StatClass::other;
 }
 
+}  // namespace
+
+StatClass classify_stat(const Cell& c, double& number) {
+  std::string buf;
+  return classify(c, str_of(c, buf), number);
+}
+
 std::pair<Cell, Cell> stat_diff(const Cell& npu, const Cell& bench) {
-  if (npu.str() == bench.str()) return {text_cell("0"), text_cell("0")};
+  std::string npu_buf, bench_buf;
+  const std::string_view npu_str = str_of(npu, npu_buf);
+  const std::string_view bench_str = str_of(bench, bench_buf);
+  if (npu_str == bench_str) return {text_cell("0"), text_cell("0")};
   double n = 0.0;
   double b = 0.0;
-  const StatClass nc = classify_stat(npu, n);
-  const StatClass bc = classify_stat(bench, b);
+  const StatClass nc = classify(npu, npu_str, n);
+  const StatClass bc = classify(bench, bench_str, b);
   switch (rule_for(nc, bc)) {
     case Rule::compute: {
       const double diff = n - b;

@@ -21,8 +21,6 @@ void append(std::vector<std::string>& out, const std::vector<std::string>& part)
   out.insert(out.end(), part.begin(), part.end());
 }
 
-Cell text(std::string_view s) { return Cell::text(std::string(s)); }
-
 }  // namespace
 
 std::string_view to_string(Mode m) {
@@ -59,36 +57,36 @@ CompareTableView::CompareTableView(const Table& table)
     : m_table(table), m_header(table_header(table.mode, table.stacks != nullptr && table.stacks->present)) {}
 
 void CompareTableView::cells(std::size_t i, std::vector<Cell>& out) const {
+  // The cells view the table's texts (Cell::view): the writer uses them before the next row.
   out.clear();
   const TableRow& tr = m_table.rows[i];
   const Row& n = m_table.npu->rows[tr.npu];
   const Row* b = tr.bench ? &m_table.bench->rows[*tr.bench] : nullptr;
-  const auto bench_text = [&](const std::string& s) { return b ? Cell::text(s) : text(k_na); };
-  out.push_back(Cell::text(n.name));
-  out.push_back(bench_text(b ? b->name : std::string()));
-  out.push_back(Cell::text(n.dtype));
-  out.push_back(bench_text(b ? b->dtype : std::string()));
-  out.push_back(Cell::text(n.shape));
-  out.push_back(bench_text(b ? b->shape : std::string()));
-  out.push_back(Cell::text(n.requires_grad));
-  const std::string bench_grad = b ? b->requires_grad : std::string(k_na);
-  out.push_back(Cell::text(bench_grad));
-  for (const auto& m : tr.metrics) out.push_back(m);
+  const auto bench_text = [&](std::string Row::*field) { return Cell::view(b ? std::string_view(b->*field) : k_na); };
+  out.push_back(Cell::view(n.name));
+  out.push_back(bench_text(&Row::name));
+  out.push_back(Cell::view(n.dtype));
+  out.push_back(bench_text(&Row::dtype));
+  out.push_back(Cell::view(n.shape));
+  out.push_back(bench_text(&Row::shape));
+  out.push_back(Cell::view(n.requires_grad));
+  const std::string_view bench_grad = b ? std::string_view(b->requires_grad) : k_na;
+  out.push_back(Cell::view(bench_grad));
+  for (const auto& m : tr.metrics) out.push_back(Cell::view_of(m));
   if (m_table.mode == Mode::md5) {
-    out.push_back(Cell::text(n.md5));
-    out.push_back(bench_text(b ? b->md5 : std::string()));
+    out.push_back(Cell::view(n.md5));
+    out.push_back(bench_text(&Row::md5));
   } else {
-    for (const auto& c : n.stats) out.push_back(c);
-    for (const auto& c : (b ? b->stats : std::array<Cell, 4>{text(k_na), text(k_na), text(k_na), text(k_na)}))
-      out.push_back(c);
+    for (const auto& c : n.stats) out.push_back(Cell::view_of(c));
+    for (std::size_t k = 0; k < 4; ++k) out.push_back(b ? Cell::view_of(b->stats[k]) : Cell::view(k_na));
   }
   out.push_back(Cell::boolean(n.requires_grad == bench_grad));
-  out.push_back(text(to_string(tr.result)));
+  out.push_back(Cell::view(to_string(tr.result)));
   out.push_back(Cell::text(python_json_str_list(tr.messages)));
   if (m_table.stacks != nullptr && m_table.stacks->present) {
     const bool first_of_entry = i == 0 || m_table.npu->rows[m_table.rows[i - 1].npu].entry != n.entry;
     const std::string& stack = m_table.stacks->per_entry[n.entry];
-    out.push_back(first_of_entry && !stack.empty() ? Cell::text(stack) : text(k_na));
+    out.push_back(Cell::view(first_of_entry && !stack.empty() ? std::string_view(stack) : k_na));
   }
   if (m_table.mode == Mode::tensor)
     out.push_back(Cell::text(python_list_repr({n.data_name, b ? b->data_name : std::string(k_na)})));

@@ -55,7 +55,8 @@ class TableView {
   virtual ~TableView() = default;
   virtual const std::vector<std::string>& header() const = 0;
   virtual std::size_t row_count() const = 0;
-  // Fills `out` (resized to header().size()) with the cells of row i.
+  // Fills `out` (resized to header().size()) with the cells of row i. Text cells may view the
+  // table's own texts (Cell::view): use them before the next call.
   virtual void cells(std::size_t i, std::vector<Cell>& out) const = 0;
 };
 

@@ -89,15 +89,16 @@ class SheetWriter {
     }
     return LXW_NO_ERROR;
   }
-  lxw_error text(lxw_worksheet* ws, lxw_row_t r, std::size_t c, const std::string& s, lxw_format* format) {
+  lxw_error text(lxw_worksheet* ws, lxw_row_t r, std::size_t c, std::string_view s, lxw_format* format) {
     const auto col = static_cast<lxw_col_t>(c);
     const std::string_view cut = cut_utf8(s, k_xlsx_max_text_chars);
-    if (cut.size() == s.size()) return worksheet_write_string(ws, r, col, s.c_str(), format);
-    ++m_truncated;
-    return worksheet_write_string(ws, r, col, std::string(cut).c_str(), format);
+    if (cut.size() != s.size()) ++m_truncated;
+    m_text.assign(cut);  // (libxlsxwriter reads a NUL-terminated string)
+    return worksheet_write_string(ws, r, col, m_text.c_str(), format);
   }
 
   lxw_format* m_bold;
+  std::string m_text;
   std::size_t m_truncated = 0;
 };
 

@@ -24,7 +24,7 @@ std::string diff(const Cell& npu, const Cell& bench) {
   const auto [d, r] = stat_diff(npu, bench);
   REQUIRE(d.is_text());
   REQUIRE(r.is_text());
-  return d.as_text() + " | " + r.as_text();
+  return std::string(d.as_text()) + " | " + std::string(r.as_text());
 }
 
 std::string cls(const Cell& c) {
@@ -195,7 +195,7 @@ TEST_SUITE("msdump::compare") {
     std::string joined;
     for (const Cell& c : cells) {
       REQUIRE(c.is_text());
-      joined += c.as_text() + ";";
+      joined += std::string(c.as_text()) + ";";
     }
     CHECK(joined == "1.0;0;Nan;inf;50.0%;0;Nan;inf;");
   }
