@@ -25,6 +25,12 @@ double Cell::to_double() const {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+Cell Cell::floating_kept(double v) {
+  Cell c = floating(v);
+  if (std::isfinite(v)) pyjson::append_python_float(c.m_text, v);
+  return c;
+}
+
 std::string Cell::str() const {
   std::string out;
   append_str(out);
@@ -48,7 +54,9 @@ void Cell::append_str(std::string& out) const {
     }
     case Kind::floating:
       // str(float) is repr(float), except for the non-finite values json spells differently.
-      if (std::isnan(m_float)) {
+      if (!as_text().empty()) {
+        out += as_text();
+      } else if (std::isnan(m_float)) {
         out += "nan";
       } else if (std::isinf(m_float)) {
         out += m_float > 0 ? "inf" : "-inf";

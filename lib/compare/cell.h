@@ -19,18 +19,22 @@ class Cell {
   // A text cell that borrows `s` instead of owning a copy: for a row's cells handed to a writer,
   // which uses them before the text they view goes away.
   static Cell view(std::string_view s) { Cell c; c.m_view = s; c.m_borrowed = true; return c; }
-  // `c` with its text borrowed (a number or bool is copied as it is).
-  static Cell view_of(const Cell& c) { return c.m_kind == Kind::text || c.m_big ? c.borrowed() : c; }
+  // `c` with its text (if any) borrowed.
+  static Cell view_of(const Cell& c) { return c.as_text().empty() ? c : c.borrowed(); }
   static Cell integer(std::int64_t v) { Cell c; c.m_kind = Kind::integer; c.m_int = v; return c; }
   // A Python int outside int64, kept as its decimal digits.
   static Cell big_integer(std::string digits) { Cell c; c.m_kind = Kind::integer; c.m_text = std::move(digits); c.m_big = true; return c; }
   static Cell floating(double v) { Cell c; c.m_kind = Kind::floating; c.m_float = v; return c; }
+  // A float cell that keeps its str() text, made once here, for cells read more than once (a
+  // row's statistics: compared, then written).
+  static Cell floating_kept(double v);
   static Cell boolean(bool v) { Cell c; c.m_kind = Kind::boolean; c.m_bool = v; return c; }
 
   Kind kind() const { return m_kind; }
   bool is_text() const { return m_kind == Kind::text; }
   bool is_number() const { return m_kind == Kind::integer || m_kind == Kind::floating; }
-  std::string_view as_text() const { return m_borrowed ? m_view : std::string_view(m_text); }  // text cells (and big integers' digits)
+  // Text cells (and big integers' digits; a kept float's str()).
+  std::string_view as_text() const { return m_borrowed ? m_view : std::string_view(m_text); }
   bool is_big_integer() const { return m_big; }
   std::int64_t as_int() const { return m_int; }
   double as_float() const { return m_float; }
@@ -40,6 +44,9 @@ class Cell {
 
   // Python's str() of the value: "1.0", "-0.0", "inf", "nan", "15", "True", or the text itself.
   std::string str() const;
+  // str() without making it when the cell holds it already (texts, big integers, kept floats);
+  // empty otherwise.
+  std::string_view kept_str() const { return m_kind == Kind::boolean || (m_kind == Kind::integer && !m_big) ? std::string_view() : as_text(); }
   void append_str(std::string& out) const;
 
   bool operator==(const Cell& o) const;

@@ -96,7 +96,8 @@ void CsvText::field(const Cell& c) {
       }
       return;
     case Cell::Kind::floating:
-      float_field(c.as_float());
+      if (!c.kept_str().empty()) put(c.kept_str());  // (a kept float: finite, its repr made)
+      else float_field(c.as_float());
       return;
     case Cell::Kind::boolean:
       put(c.as_bool() ? "True" : "False");

@@ -81,7 +81,7 @@ Cell stat_cell(const Value* v) {
   switch (v->kind()) {
     case Kind::integer: return Cell::integer(v->as_int());
     case Kind::big_integer: return Cell::big_integer(v->as_big_integer());
-    case Kind::floating: return v->as_float() != v->as_float() ? Cell::text(std::string(k_nan)) : Cell::floating(v->as_float());
+    case Kind::floating: return v->as_float() != v->as_float() ? Cell::text(std::string(k_nan)) : Cell::floating_kept(v->as_float());
     case Kind::boolean: return Cell::text(v->as_bool() ? "True" : "False");
     default: return Cell::text(python_str(*v));
   }

@@ -208,7 +208,7 @@ namespace {
 
 // Python's str() of `c`: a text cell's own text, else formatted into `buf`.
 std::string_view str_of(const Cell& c, std::string& buf) {
-  if (c.is_text()) return c.as_text();
+  if (c.is_text() || !c.kept_str().empty()) return c.as_text();
   buf.clear();
   c.append_str(buf);
   return buf;

@@ -29,6 +29,27 @@ TEST_SUITE("msdump::compare") {
     Cell::floating(0.5).append_str(out);
     CHECK(out == "x=0.5");
   }
+  TEST_CASE("kept floats hold their str(); views borrow the text they show") {
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double v : {1.0, -0.0, 2.6616761684417725, 1e-05, 1e16, inf, -inf, std::nan("")}) {
+      const Cell kept = Cell::floating_kept(v);
+      CHECK(kept.str() == Cell::floating(v).str());
+      CHECK(kept == Cell::floating(v));
+      CHECK(kept.kept_str() == (std::isfinite(v) ? Cell::floating(v).str() : std::string()));
+      CHECK(Cell::view_of(kept).str() == kept.str());
+    }
+    CHECK(Cell::integer(15).kept_str().empty());
+    CHECK(Cell::boolean(true).kept_str().empty());
+    CHECK(Cell::big_integer("123456789012345678901234567890").kept_str() == "123456789012345678901234567890");
+    std::string shown = "abc";
+    const Cell view = Cell::view(shown);
+    CHECK(view.is_text());
+    CHECK(view.as_text().data() == shown.data());  // borrowed, not copied
+    CHECK(view == Cell::text("abc"));
+    const Cell owned = Cell::text("a text longer than the small-string buffer");
+    CHECK(Cell::view_of(owned).as_text().data() == owned.as_text().data());
+    CHECK(Cell::view_of(Cell::integer(7)) == Cell::integer(7));
+  }
   TEST_CASE("Cell::to_double") {
     CHECK(Cell::integer(-3).to_double() == -3.0);
     CHECK(Cell::floating(0.25).to_double() == 0.25);
