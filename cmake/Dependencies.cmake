@@ -39,3 +39,6 @@ endif()
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(xlsxwriter REQUIRED IMPORTED_TARGET xlsxwriter)
 find_package(ZLIB REQUIRED)
+# xxHash hashes compare's row keys and entry digests (lib/compare/row_match.cpp), compiled inline
+# (XXH_INLINE_ALL): the header is needed to build, no library at run time.
+find_path(MSDUMP_XXHASH_INCLUDE_DIR xxhash.h REQUIRED)

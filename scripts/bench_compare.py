@@ -26,11 +26,20 @@ figures (measured elsewhere on a 2-CPU VM of this class, pandas 1.5.3; not re-ru
 is not needed) with msdump's ratio against them, for information. The output directory is
 emptied before each run (outside the timing).
 
+--msprobe DIR (msprobe's python/ directory, a checkout of github.com/Ascend/msprobe; its compare
+needs Debian's python3-pandas, -openpyxl, -tqdm and -yaml) also runs msprobe's own compare once
+per size, after msdump's rounds (--msprobe-rounds N for more), through the driver in
+testdata/gen/gen_compare_pairs.py (stand-ins for the modules msprobe imports but does not use),
+and reports msprobe's time and peak RSS from this run instead of the figures measured elsewhere;
+it then checks that msdump's table equals msprobe's under the golden tests' tolerance
+(tests/golden/run_compare_goldens.py), so a speed-up that changes a cell is caught.
+
 Rounds: --rounds (default 5) after one warm-up round; --big-rounds (default 5) for the 108 MB
 and 60,000-row sizes (one baseline run of the 108 MB pair takes about 30 s).
 
 Usage: scripts/bench_compare.py [--quick] [--rounds 5] [--big-rounds 5] [--only stats|tensor]
                                [--dir $MSDUMP_BENCH_DIR/compare] [--msdump PATH] [--python PATH]
+                               [--msprobe DIR] [--msprobe-rounds 1]
   --quick: small pairs (statistics ~1 MB, tensor ~1,000 rows), 1 round, no warm-up (the ctest
            compare_bench_runs: it checks that the benchmark runs, not its numbers).
 """
@@ -49,6 +58,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_common as bc  # noqa: E402
 
 TEMPLATES = os.path.join(bc.REPO, "testdata", "compare", "cnn_2rank")
+MSPROBE_DRIVER = os.path.join(bc.REPO, "testdata", "gen", "gen_compare_pairs.py")
+sys.path.insert(0, os.path.join(bc.REPO, "tests", "golden"))
 BASELINE = os.path.join(bc.REPO, "scripts", "compare_numpy_baseline.py")
 GENERATOR_VERSION = 1
 API_RE = re.compile(r"^(.*)\.(\d+)\.(forward|backward)$")
@@ -251,8 +262,42 @@ def measure(args, size, pair, rounds):
                   ("msdump 1 thread", contender(md1, out_dir(args, "msdump1"))),
                   ("numpy baseline", contender(py, out_dir(args, "baseline")))]
     res = bc.interleave(rounds, contenders, warmup=not args.quick)
+    result = {"size": size, "rows": rows, "mb": mb, "rounds": rounds, "res": res}
+    if args.msprobe:
+        result["msprobe"] = run_msprobe(args, npu, bench)
     bc.drop_dir(os.path.join(args.dir, "out"))
-    return {"size": size, "rows": rows, "mb": mb, "rounds": rounds, "res": res}
+    return result
+
+
+def only_csv(directory):
+    found = sorted(f for f in os.listdir(directory) if f.endswith(".csv"))
+    if len(found) != 1:
+        sys.exit(f"expected one compare_result CSV in {directory}, found {found}")
+    return os.path.join(directory, found[0])
+
+
+def run_msprobe(args, npu, bench):
+    """msprobe's compare of the pair (--msprobe-rounds runs: median seconds and peak RSS), then
+    msdump's table checked against msprobe's."""
+    import run_compare_goldens  # tests/golden: the tolerance the fidelity tests state
+    out = out_dir(args, "msprobe")
+    cmd = ["/usr/bin/python3", MSPROBE_DRIVER, "--msprobe", os.path.abspath(args.msprobe), "msprobe", "compare",
+           "-tp", os.path.join(npu, "dump.json"), "-gp", os.path.join(bench, "dump.json")]
+    print("msprobe :", " ".join(cmd + ["-o", "OUT"]), flush=True)
+    runs = []
+    for r in range(args.msprobe_rounds):
+        bc.drop_dir(out)
+        sec, rss = timed(cmd + ["-o", out])
+        print(f"  msprobe run {r + 1}/{args.msprobe_rounds}: {sec:.1f} s rss={rss}", flush=True)
+        runs.append({"sec": sec, "rss": rss})
+    mine = out_dir(args, "msdump-table")
+    bc.drop_dir(mine)
+    subprocess.run([args.msdump, "compare", npu, bench, "-q", "-o", mine], check=False)
+    deviations = run_compare_goldens.compare_tables(only_csv(mine), only_csv(out), limit=5)
+    if deviations:
+        sys.exit("msdump's table differs from msprobe's:\n  " + "\n  ".join(map(str, deviations)))
+    print("  msdump's table equals msprobe's (golden tolerance)", flush=True)
+    return {"sec": bc.median([m["sec"] for m in runs]), "rss": bc.median([m["rss"] for m in runs]), "same_run": True}
 
 
 def summary(results, growth=True):
@@ -262,16 +307,19 @@ def summary(results, growth=True):
         res = r["res"]
         md, md1, py = (bc.med(res, k, "sec") for k in ("msdump", "msdump 1 thread", "numpy baseline"))
         rss = bc.med(res, "msdump", "rss")
-        ref = MSPROBE.get(r["size"])
+        ref = (r["msprobe"]["sec"], r["msprobe"]["rss"]) if "msprobe" in r else MSPROBE.get(r["size"])
         rows.append([r["size"], r["rows"], f"{r['mb']:.1f}", r["rounds"], f"{md:.3f}", f"{md1:.3f}", f"{py:.2f}",
                      f"{py / md:.1f}x", f"{r['rows'] / md:,.0f}", bc.fmt_bytes(rss), f"{rss / r['rows']:.0f}",
                      bc.fmt_bytes(bc.med(res, "numpy baseline", "rss")),
-                     f"{ref[0]:g}" if ref else "-", f"{ref[0] / md:.0f}x" if ref else "-",
+                     f"{ref[0]:.1f}" if ref else "-", f"{ref[0] / md:.0f}x" if ref else "-",
                      bc.fmt_bytes(ref[1]) if ref and ref[1] else "-"])
     bc.print_table(["size", "rows", "npu MB", "rounds", "msdump s", "msdump 1-thr s", "baseline s",
                     "baseline/msdump", "msdump rows/s", "msdump RSS", "RSS B/row", "baseline RSS",
                     "msprobe s*", "msprobe/msdump*", "msprobe RSS*"], rows)
-    print("* msprobe's compare measured elsewhere on this VM class (2 CPUs), not re-run here; ratios for information.\n"
+    same_run = all("msprobe" in r for r in results)
+    print(("* msprobe's compare run here (--msprobe), after msdump's rounds; its table equals msdump's.\n" if same_run else
+           "* msprobe's compare measured elsewhere on this VM class (2 CPUs), not re-run here (--msprobe runs it);"
+           " ratios for information.\n") +
           "  Goals (issue 23): >= 100x msprobe in summary mode, >= 20x in tensor mode, memory flat in the rows.")
     if growth and len(results) > 1:
         a, b = results[0], results[-1]
@@ -291,6 +339,8 @@ def main():
     ap.add_argument("--only", choices=["stats", "tensor"])
     ap.add_argument("--dir", default=bc.bench_dir("compare"))
     ap.add_argument("--msdump", default=bc.default_msdump())
+    ap.add_argument("--msprobe", help="msprobe's python/ directory: run its compare here too")
+    ap.add_argument("--msprobe-rounds", type=int, default=1)
     ap.add_argument("--python", default=bc.PYTHON,
                     help="interpreter of the baseline (NumPy; torch for tensor mode)")
     args = ap.parse_args()

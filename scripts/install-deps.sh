@@ -16,7 +16,7 @@ set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config
           libcli11-dev libxsimd-dev xtl-dev libspdlog-dev libfmt-dev doctest-dev libxlsxwriter-dev libyaml-cpp-dev
-          zlib1g-dev
+          zlib1g-dev libxxhash-dev
           python3)
 for arg in "$@"; do
   case "$arg" in

@@ -6,6 +6,7 @@
 
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
+#include "pyjson/plain_ascii.h"
 #include "pyjson/tree_arena.h"
 
 namespace msdump::compare {
@@ -50,6 +51,10 @@ Error precise_error(const ByteSource& src, const std::string& shown_as, Error ra
 }
 
 }  // namespace
+
+std::uint64_t entry_digest(std::string_view key, std::string_view value_text) {
+  return hash_bytes(value_text, hash_bytes(key, 0x6a09e667f3bcc908ULL));
+}
 
 std::uint32_t DumpIndex::entry_rows(std::uint32_t entry) const {
   const std::uint32_t end = entry + 1 < entries.size() ? entries[entry + 1].first_row : rows();
@@ -124,7 +129,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
       index.error = invalid_input(fmt::format("'{}': entry '{}' is larger than 4 GiB", shown_as, ev.key));
       break;
     }
-    index.entries.push_back({ev.offset, static_cast<std::uint32_t>(end - ev.offset), index.rows()});
+    index.entries.push_back({ev.offset, static_cast<std::uint32_t>(end - ev.offset), index.rows(), entry_digest(ev.key, ev.raw)});
     keyer.begin_entry(ev.key);
     for (const auto& r : rows) {
       index.keys.push_back(keyer.hashed(r, ev.key));
@@ -163,6 +168,7 @@ Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
   const EntryExtent& e = m_index.entries[entry];
   auto text = bytes(e);
   if (!text) return text.error();
+  if (pyjson::plain_json_text(*text)) return read_plain(entry, *text);
   // The key, colon and value as read in pass 1: made an object of one member again.
   std::string doc;
   doc.reserve(text->size() + 2);
@@ -184,6 +190,29 @@ Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
   if (rows.name.empty() || rows.rows.size() != m_index.entry_rows(entry))
     return internal_error(fmt::format("'{}': entry at byte {} no longer reads as when it was indexed (was the file changed?)",
                                       m_index.path, e.offset));
+  return rows;
+}
+
+// `text` ("key": value) is plain: its key has no escapes, and once its digest matches, it is the
+// valid text pass 1 parsed, which PlainReader may read into its reused tree.
+Result<EntryRows> EntryFetcher::read_plain(std::uint32_t entry, std::string_view text) {
+  const EntryExtent& e = m_index.entries[entry];
+  const auto changed = [&] {
+    return internal_error(fmt::format("'{}': entry at byte {} no longer reads as when it was indexed (was the file changed?)",
+                                      m_index.path, e.offset));
+  };
+  const auto close = text.size() > 1 && text[0] == '"' ? text.find('"', 1) : std::string_view::npos;
+  const auto colon = close == std::string_view::npos ? close : text.find(':', close + 1);
+  const auto start = colon == std::string_view::npos ? colon : text.find_first_not_of(" \t\r\n", colon + 1);
+  if (start == std::string_view::npos) return changed();
+  EntryRows rows;
+  rows.name = std::string(text.substr(1, close - 1));
+  const std::string_view value = text.substr(start);
+  if (entry_digest(rows.name, value) != e.digest) return changed();
+  auto tree = m_plain.read(value);
+  if (!tree) return tree.error();
+  bool md5 = false;
+  if (!flatten_entry(rows.name, 0, **tree, rows.rows, md5) || rows.rows.size() != m_index.entry_rows(entry)) return changed();
   return rows;
 }
 

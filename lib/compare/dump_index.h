@@ -2,7 +2,7 @@
 // compare's streaming view of one dump.json, so that a pair is compared in memory that does not
 // grow with its rows' contents (docs/compare.md "Memory"):
 //   index_dump    pass 1: every entry's byte range and, per row, its pairing key (a 128-bit hash,
-//                 row_match.h) and dtype; 16 bytes per entry and 18 per row
+//                 row_match.h) and dtype; 24 bytes per entry and 18 per row
 //   EntryFetcher  pass 2: one entry's name and rows again, read from its range (a window of the
 //                 file for runs of neighbouring entries, a few entries cached)
 
@@ -16,6 +16,7 @@
 #include "compare/row_match.h"
 #include "core/byte_source.h"
 #include "core/result.h"
+#include "pyjson/plain_reader.h"
 #include "pyjson/tree_arena.h"
 
 namespace msdump::compare {
@@ -24,7 +25,13 @@ struct EntryExtent {
   std::uint64_t offset = 0;   // of the entry's key (its opening quote)
   std::uint32_t length = 0;   // key, colon and value
   std::uint32_t first_row = 0;
+  std::uint64_t digest = 0;   // entry_digest of its key and value as pass 1 read them
 };
+
+// A hash of an entry's key (decoded) and value text: pass 2 reads an entry whose text is plain
+// (pyjson::plain_json_text) without a full parse when the digest shows it is the text pass 1
+// checked.
+std::uint64_t entry_digest(std::string_view key, std::string_view value_text);
 
 struct DumpIndex {
   std::string path;
@@ -68,11 +75,13 @@ class EntryFetcher {
 
  private:
   Result<std::string_view> bytes(const EntryExtent& e);
+  Result<EntryRows> read_plain(std::uint32_t entry, std::string_view text);
   const ByteSource& m_src;
   const DumpIndex& m_index;
   std::string m_window;
   std::uint64_t m_window_offset = 0;
   pyjson::TreeArena m_arena;
+  pyjson::PlainReader m_plain;  // plain entries: one tree, reused
   static constexpr std::size_t k_cached = 8;
   std::vector<std::pair<std::uint32_t, std::shared_ptr<const EntryRows>>> m_cache;  // most recent last
 };

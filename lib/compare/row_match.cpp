@@ -9,6 +9,9 @@
 
 #include "dump/match_key.h"
 
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace msdump::compare {
 namespace {
 
@@ -168,24 +171,13 @@ bool in(std::string_view dtype, const std::array<std::string_view, 3>& set) {
   return std::find(set.begin(), set.end(), dtype) != set.end();
 }
 
-// FNV-1a over the bytes with two different offset bases and a final mix: two independent
-// 64-bit halves.
-std::uint64_t fnv_mix(std::string_view s, std::uint64_t basis) {
-  std::uint64_t h = basis;
-  for (const char c : s) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
-  }
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdULL;
-  h ^= h >> 33;
-  return h;
-}
-
 }  // namespace
 
+std::uint64_t hash_bytes(std::string_view s, std::uint64_t seed) { return XXH3_64bits_withSeed(s.data(), s.size(), seed); }
+
 KeyHash hash_key(std::string_view key) {
-  KeyHash h{fnv_mix(key, 0xcbf29ce484222325ULL), fnv_mix(key, 0x84222325cbf29ce4ULL) ^ key.size()};
+  const XXH128_hash_t x = XXH3_128bits(key.data(), key.size());
+  KeyHash h{x.high64, x.low64};
   if (h == k_no_key) h.lo = 1;
   return h;
 }

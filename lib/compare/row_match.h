@@ -59,6 +59,8 @@ struct KeyHashHasher {
   std::size_t operator()(const KeyHash& h) const { return static_cast<std::size_t>(h.hi); }
 };
 KeyHash hash_key(std::string_view key);
+// A 64-bit hash of `bytes` under `seed` (one half of hash_key).
+std::uint64_t hash_bytes(std::string_view bytes, std::uint64_t seed);
 
 class RowKeyer {
  public:

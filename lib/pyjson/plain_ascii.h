@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <string_view>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -71,6 +72,29 @@ inline const unsigned char* skip_plain_ascii(const unsigned char* p, const unsig
 inline const char* skip_plain_ascii(const char* p, const char* end) {
   return reinterpret_cast<const char*>(
       skip_plain_ascii(reinterpret_cast<const unsigned char*>(p), reinterpret_cast<const unsigned char*>(end)));
+}
+
+// Whether every string in the JSON text `s` is plain: no '\\', no control byte but the
+// whitespace between tokens (tab, newline, carriage return), no DEL, no non-ASCII byte. Such
+// text, once known to be valid JSON, may be read by PlainReader (plain_reader.h).
+inline bool plain_json_text(std::string_view s) {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+#if defined(__SSE2__)
+  for (; end - p >= 16; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i whitespace = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))),
+                                            _mm_cmpeq_epi8(v, _mm_set1_epi8('\t')));
+    const __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F))),
+                                      _mm_andnot_si128(whitespace, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+    if (_mm_movemask_epi8(stop) != 0) return false;
+  }
+#endif
+  for (; p != end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '\\' || c >= 0x7F || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) return false;
+  }
+  return true;
 }
 
 }  // namespace msdump::pyjson
