@@ -112,9 +112,10 @@ struct PassInputs {
   TensorDirs dirs;
 };
 
+// One entry's side of the table: its rows come from the fetchers; of the dump's own fields,
+// the short ones (not the path, which the table's readers never use: one allocation an entry).
 DumpRows mini_side(const DumpIndex& index) {
   DumpRows d;
-  d.path = index.path;
   d.task = index.task;
   d.level = index.level;
   d.framework = index.framework;
@@ -133,11 +134,13 @@ std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, 
   }
   g->npu = mini_side(in.npu.index);
   g->bench = mini_side(in.bench.index);
-  g->npu.entries = {rows->name};
-  g->npu.rows = std::move(rows->rows);
   g->stack.present = in.stacks.present;
   g->stack.per_entry = {in.stacks.cell(rows->name)};
+  g->npu.entries = {std::move(rows->name)};
+  g->npu.rows = std::move(rows->rows);
   g->table = Table{in.mode, &g->npu, &g->bench, &g->stack, {}};
+  g->table.rows.reserve(g->npu.rows.size());
+  g->bench.rows.reserve(g->npu.rows.size());
   const std::uint32_t first = in.npu.index.entries[entry].first_row;
   for (std::uint32_t k = 0; k < g->npu.rows.size(); ++k) {
     TableRow tr;

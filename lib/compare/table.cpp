@@ -85,8 +85,8 @@ void CompareTableView::cells(std::size_t i, std::vector<Cell>& out) const {
   out.push_back(Cell::text(python_json_str_list(tr.messages)));
   if (m_table.stacks != nullptr && m_table.stacks->present) {
     const bool first_of_entry = i == 0 || m_table.npu->rows[m_table.rows[i - 1].npu].entry != n.entry;
-    const std::string& stack = m_table.stacks->per_entry[n.entry];
-    out.push_back(Cell::view(first_of_entry && !stack.empty() ? std::string_view(stack) : k_na));
+    const std::string_view stack = m_table.stacks->per_entry[n.entry];
+    out.push_back(Cell::view(first_of_entry && !stack.empty() ? stack : k_na));
   }
   if (m_table.mode == Mode::tensor)
     out.push_back(Cell::text(python_list_repr({n.data_name, b ? b->data_name : std::string(k_na)})));

@@ -38,7 +38,8 @@ struct TableRow {
 // repr); empty string: the entry has no stack.
 struct StackCells {
   bool present = false;                 // stack.json was found: the NPU_Stack_Info column exists
-  std::vector<std::string> per_entry;   // indexed like DumpRows::entries
+  std::vector<std::string_view> per_entry;  // indexed like DumpRows::entries; views of cells
+                                            // their owner keeps (StackLookup)
 };
 
 struct Table {
