@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "dump/entry_name.h"
 #include "dump/match_key.h"
 
 #define XXH_INLINE_ALL
@@ -61,24 +62,33 @@ class RowKeys {
     if (length == std::string_view::npos) return std::string(name);
     const auto entry = name.substr(0, length);
     // The rows of one entry come one after the other: the last entry's key is the usual answer.
-    if (m_last == nullptr || *m_last_entry != entry) {
-      auto it = m_entry_key.find(std::string(entry));
-      if (it == m_entry_key.end()) it = m_entry_key.emplace(std::string(entry), m_keys.key(std::string(entry))).first;
-      m_last_entry = &it->first;
-      m_last = &it->second;
+    if (!m_has_last || m_last_entry != entry) {
+      m_last_entry.assign(entry);
+      m_last = entry_key(entry);
+      m_has_last = true;
     }
     std::string out;
-    out.reserve(m_last->size() + name.size() - length);
-    out += *m_last;
+    out.reserve(m_last.size() + name.size() - length);
+    out += m_last;
     out += name.substr(length);
     return out;
   }
 
  private:
-  const std::string* m_last_entry = nullptr;  // into m_entry_key (node addresses are stable)
-  const std::string* m_last = nullptr;
+  // A forward entry is its own key; a backward entry's key counts it among its operator's
+  // backward calls, once: kept by the entry's 128-bit hash (backward entries only, so the memory
+  // grows with them alone).
+  std::string entry_key(std::string_view entry) {
+    if (!dump::parse_entry_name(entry).is_backward()) return std::string(entry);
+    auto [it, fresh] = m_backward_key.try_emplace(hash_key(entry));
+    if (fresh) it->second = m_keys.key(entry);
+    return it->second;
+  }
+
+  bool m_has_last = false;
+  std::string m_last_entry, m_last;
   dump::MatchKeys m_keys;
-  std::unordered_map<std::string, std::string> m_entry_key;
+  std::unordered_map<KeyHash, std::string, KeyHashHasher> m_backward_key;
 };
 
 std::string_view entry_of(const DumpRows& rows, const Row& row) {
