@@ -115,9 +115,22 @@ void CsvText::float_field(double v) {
   m_len = static_cast<std::size_t>(pyjson::format_python_float(p, v) - m_buf.data());
 }
 
-void CsvText::text_field(std::string_view s) {
+// The byte classes (k_quote, k_semicolon) present in `s`: a table per byte for short texts,
+// memchr (vectorised) per class byte for long ones (stack cells).
+unsigned char classes_of(std::string_view s) {
   unsigned char seen = 0;
-  for (const char ch : s) seen |= k_byte_classes[static_cast<unsigned char>(ch)];
+  if (s.size() < 64) {
+    for (const char ch : s) seen |= k_byte_classes[static_cast<unsigned char>(ch)];
+    return seen;
+  }
+  const auto has = [&](char c) { return std::memchr(s.data(), c, s.size()) != nullptr; };
+  if (has('"') || has(',') || has('\n') || has('\r')) seen |= k_quote;
+  if (has(';')) seen |= k_semicolon;
+  return seen;
+}
+
+void CsvText::text_field(std::string_view s) {
+  const unsigned char seen = classes_of(s);
   const bool risky = (((seen & k_semicolon) != 0) || (!s.empty() && may_start_formula(s[0]))) && formula_risk(s);
   if (risky) ++m_neutralised;
   if ((seen & k_quote) == 0) {
@@ -129,9 +142,14 @@ void CsvText::text_field(std::string_view s) {
   char* const start = p;
   *p++ = '"';
   if (risky) *p++ = '\'';
-  for (const char ch : s) {
-    *p++ = ch;
-    if (ch == '"') *p++ = '"';
+  for (std::string_view rest = s;;) {  // runs up to and including each '"', which is doubled
+    const auto quote = rest.find('"');
+    const std::size_t run = quote == std::string_view::npos ? rest.size() : quote + 1;
+    std::memcpy(p, rest.data(), run);
+    p += run;
+    if (quote == std::string_view::npos) break;
+    *p++ = '"';
+    rest.remove_prefix(run);
   }
   *p++ = '"';
   m_len += static_cast<std::size_t>(p - start);

@@ -77,6 +77,20 @@ TEST_SUITE("msdump::compare") {
     CHECK(r->neutralised_cells == 3);
     CHECK(msdump::testing::slurp(path) == "a,b,c\n'-x,-inf,\"'ok;=1,2\"\n'\uff20cmd,-1.5,-1;-2\n");
   }
+  TEST_CASE("write_csv quotes and neutralises long texts as it does short ones") {
+    // Texts of 64 bytes and more take another path (memchr per class byte): the same output.
+    const std::string pad(70, 'x');
+    msdump::testing::TempDir dir;
+    const VectorTable table({"a", "b", "c", "d", "e"},
+                            {{Cell::text(pad), Cell::text(pad + "\"q\"" + pad + "\""), Cell::text(pad + ",c"),
+                              Cell::text("=1;" + pad), Cell::text(pad + "\r\n")}});
+    const auto path = (dir / "long.csv").string();
+    auto r = write_csv(table, path);
+    REQUIRE(r);
+    CHECK(r->neutralised_cells == 1);
+    CHECK(msdump::testing::slurp(path) == "a,b,c,d,e\n" + pad + ",\"" + pad + "\"\"q\"\"" + pad + "\"\"\",\"" + pad +
+                                              ",c\",'=1;" + pad + ",\"" + pad + "\r\n\"\n");
+  }
   TEST_CASE("write_csv writes a line of one empty field as \"\"") {
     msdump::testing::TempDir dir;
     const VectorTable table({"only"}, {{Cell::text("")}, {Cell::floating(std::nan(""))}, {Cell::text("x")}});
