@@ -1,5 +1,6 @@
 #include "compare/dump_rows.h"
 
+#include <array>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -114,6 +115,8 @@ std::string crc_text(const std::string& text) {
   return out;
 }
 
+constexpr std::string_view k_crc_of_empty = "00000000";  // crc_text("")
+
 struct Walker {
   std::string_view entry_name;
   std::uint32_t entry_index;
@@ -160,30 +163,77 @@ struct Walker {
   Result<void> walk(const Value& v, std::string& name, RowState state, int depth);
 };
 
+// The members of a leaf descriptor that make its row, found in one pass over its members (the
+// last of a duplicated key wins, as in Python's json.load).
+struct LeafFields {
+  const Value *data_name = nullptr, *requires_grad = nullptr, *type = nullptr, *value = nullptr, *dtype = nullptr,
+              *md5 = nullptr, *shape = nullptr, *group_ranks = nullptr;
+  std::array<const Value*, 4> stats{};  // Max, Min, Mean, Norm
+};
+
+LeafFields leaf_fields(const Value& d) {
+  LeafFields f;
+  for (const auto& m : d.as_object()) {
+    const std::string& k = m.key;
+    const Value* v = &m.value;
+    switch (k.size()) {
+      case 3:
+        if (k == "Max") f.stats[0] = v;
+        else if (k == "Min") f.stats[1] = v;
+        else if (k == "md5") f.md5 = v;
+        break;
+      case 4:
+        if (k == "Mean") f.stats[2] = v;
+        else if (k == "Norm") f.stats[3] = v;
+        else if (k == "type") f.type = v;
+        break;
+      case 5:
+        if (k == "dtype") f.dtype = v;
+        else if (k == "shape") f.shape = v;
+        else if (k == "value") f.value = v;
+        break;
+      case 9:
+        if (k == "data_name") f.data_name = v;
+        break;
+      case 11:
+        if (k == "group_ranks") f.group_ranks = v;
+        break;
+      case 13:
+        if (k == "requires_grad") f.requires_grad = v;
+        break;
+      default:
+        break;
+    }
+  }
+  return f;
+}
+
 Result<void> Walker::leaf(const Value& d, const std::string& name, RowState state) {
-  Row r = base(name, state);
-  if (const auto* dn = d.find("data_name"); dn && dn->is_string() && !dn->as_string().empty()) {
-    r.data_name = dn->as_string();
+  const LeafFields f = leaf_fields(d);
+  const bool named_by_data = f.data_name && f.data_name->is_string() && !f.data_name->as_string().empty();
+  Row r = base(named_by_data ? std::string() : name, state);
+  if (named_by_data) {
+    r.data_name = f.data_name->as_string();
     const auto dot = r.data_name.rfind('.');
     r.name = dot == std::string::npos ? r.data_name : r.data_name.substr(0, dot);
   }
-  if (const auto* rg = d.find("requires_grad"); rg && !rg->is_null()) {
+  if (const auto* rg = f.requires_grad; rg && !rg->is_null()) {
     if (!rg->is_bool()) return fail("requires_grad must be a boolean, got " + std::string(pyjson::kind_name(rg->kind())));
     r.requires_grad = rg->as_bool() ? "True" : "False";
   }
-  const std::string& type = d.find("type")->as_string();
-  const Value* value = d.find("value");
-  const Value* dtype = d.find("dtype");
-  const Value* md5 = d.find("md5");
-  static constexpr const char* k_stat_keys[] = {"Max", "Min", "Mean", "Norm"};
+  static const std::string no_type;
+  const std::string& type = f.type && f.type->is_string() ? f.type->as_string() : no_type;
+  const Value* value = f.value;
+  const Value* dtype = f.dtype;
+  const Value* md5 = f.md5;
   if (!names_only)
-    for (int i = 0; i < 4; ++i) r.stats[i] = stat_cell(d.find(k_stat_keys[i]));
+    for (int i = 0; i < 4; ++i) r.stats[i] = stat_cell(f.stats[i]);
   const bool has_dtype = dtype != nullptr && !dtype->is_null() && !(dtype->is_string() && dtype->as_string().empty()) &&
                          !(dtype->is_bool() && !dtype->as_bool());
   if (has_dtype) {
     r.tensor = true;
     r.dtype = dtype->is_string() ? dtype->as_string() : python_str(*dtype);
-    const Value* shape = d.find("shape");
+    const Value* shape = f.shape;
     if (shape == nullptr || shape->is_null()) r.shape = std::string(k_none);
     else if (!shape->is_array()) return fail("shape must be an array, got " + std::string(pyjson::kind_name(shape->kind())));
     else if (!names_only) r.shape = python_str(*shape);
@@ -210,7 +260,7 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
       text_all(value ? python_str(*value) : "None");
       r.md5 = value ? python_str(*value) : "None";
     } else if (type == "torch.ProcessGroup") {
-      const Value* ranks = d.find("group_ranks");
+      const Value* ranks = f.group_ranks;
       text_all(ranks ? python_str(*ranks) : "None");
       r.md5 = ranks ? python_str(*ranks) : "None";
     } else {
@@ -220,7 +270,7 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
   }
   if (r.md5.empty() && !names_only) {
     if (md5 && !md5->is_null() && !(md5->is_string() && md5->as_string().empty())) r.md5 = python_str(*md5);
-    else r.md5 = crc_text(value ? python_str(*value) : std::string());
+    else r.md5 = value ? crc_text(python_str(*value)) : std::string(k_crc_of_empty);
   }
   out.push_back(std::move(r));
   return {};

@@ -81,6 +81,20 @@ TEST_SUITE("msdump::compare") {
     CHECK(named[1].data_name == "-1");
   }
 
+  TEST_CASE("dump rows: a leaf's duplicated key counts by its last value, as in json.load") {
+    const auto rows = flatten("Torch.add.0.forward",
+                              R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.int8", "dtype": "torch.float32",
+                                  "shape": [2], "Max": 1.0, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "Max": 3.0}]})");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].dtype == "torch.float32");
+    CHECK(rows[0].stats[0].str() == "3.0");
+  }
+  TEST_CASE("dump rows: a P2POp whose tensor has no type is a row, not a crash") {
+    const auto rows = flatten("Distributed.batch_isend_irecv.0.forward",
+                              R"({"input_args": [{"class_type": "torch.distributed.P2POp", "tensor": {"dtype": "torch.float32", "shape": [1]}}]})");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].dtype == "torch.float32");
+  }
   TEST_CASE("dump rows: md5 is detected as msprobe detects it, directly in a list or a dict") {
     bool md5 = false;
     flatten("Torch.add.0.forward", R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "md5": "0badf00d"}]})", &md5);
