@@ -14,6 +14,14 @@ namespace {
 
 constexpr std::size_t k_window_bytes = std::size_t{256} << 10;
 
+// An entry's tree lives until its rows are made: containers keep the capacity they were given
+// (no shrinking copy), as the verifier's short-lived trees do.
+pyjson::ReadOptions short_lived_tree() {
+  pyjson::ReadOptions options;
+  options.exact_capacity = false;
+  return options;
+}
+
 std::uint16_t dtype_id(DumpIndex& index, const std::string& dtype) {
   for (std::size_t i = 0; i < index.dtype_names.size(); ++i)
     if (index.dtype_names[i] == dtype) return static_cast<std::uint16_t>(i);
@@ -110,7 +118,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     {
       // The entry's tree lives in the arena, reset once it is gone (docs/performance.md "Tree arena").
       const pyjson::TreeArenaScope scope(&arena);
-      Result<pyjson::Value> value = ev.is_raw ? pyjson::parse_json(ev.raw) : Result<pyjson::Value>(std::move(ev.value));
+      Result<pyjson::Value> value = ev.is_raw ? pyjson::parse_json(ev.raw, short_lived_tree()) : Result<pyjson::Value>(std::move(ev.value));
       if (!value) {
         parse_error = value.error().with_context("reading '" + shown_as + "'");
       } else if (used) {
@@ -178,7 +186,7 @@ Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
   EntryRows rows;
   {
     const pyjson::TreeArenaScope scope(&m_arena);
-    auto value = pyjson::parse_json(doc);
+    auto value = pyjson::parse_json(doc, short_lived_tree());
     if (value && value->is_object() && value->as_object().size() == 1) {
       auto& member = value->as_object().front();
       rows.name = member.key;
