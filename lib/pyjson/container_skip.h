@@ -33,6 +33,13 @@ class Block {
     const auto hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(m_hi, x)));
     return lo | (std::uint64_t{hi} << 32);
   }
+  // Bit i set when byte i with bit 0x20 set is c.
+  std::uint64_t mask_folded(char c) const {
+    const __m256i x = _mm256_set1_epi8(c), fold = _mm256_set1_epi8(0x20);
+    const auto lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(m_lo, fold), x)));
+    const auto hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(m_hi, fold), x)));
+    return lo | (std::uint64_t{hi} << 32);
+  }
 
  private:
   __m256i m_lo, m_hi;
@@ -49,6 +56,15 @@ class Block {
       m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(m_v[k], x)))} << (16 * k);
     return m;
   }
+  // Bit i set when byte i with bit 0x20 set is c.
+  std::uint64_t mask_folded(char c) const {
+    const __m128i x = _mm_set1_epi8(c), fold = _mm_set1_epi8(0x20);
+    std::uint64_t m = 0;
+    for (int k = 0; k < 4; ++k)
+      m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_or_si128(m_v[k], fold), x)))}
+           << (16 * k);
+    return m;
+  }
 
  private:
   __m128i m_v[4];
@@ -57,6 +73,12 @@ class Block {
   std::uint64_t mask(char c) const {
     std::uint64_t m = 0;
     for (int i = 0; i < 64; ++i) m |= std::uint64_t{m_p[i] == c} << i;
+    return m;
+  }
+  // Bit i set when byte i with bit 0x20 set is c.
+  std::uint64_t mask_folded(char c) const {
+    std::uint64_t m = 0;
+    for (int i = 0; i < 64; ++i) m |= std::uint64_t{static_cast<char>(m_p[i] | 0x20) == c} << i;
     return m;
   }
 
@@ -72,7 +94,9 @@ struct BracketMasks {
 
 inline BracketMasks bracket_masks(const char* p) {
   const Block b(p);
-  return {b.mask('"'), b.mask('{') | b.mask('['), b.mask('}') | b.mask(']')};
+  // '[' and ']' are '{' and '}' without bit 0x20, and no other byte becomes a brace with it
+  // set: one compare for each pair.
+  return {b.mask('"'), b.mask_folded('{'), b.mask_folded('}')};
 }
 
 // Bit i of each mask: byte i of the 64 at p is a backslash, a newline.
@@ -100,6 +124,15 @@ inline std::uint64_t escaped_bytes(std::uint64_t backslash, bool& carry) {
     }
   }
   return escaped;
+}
+
+// The number of bits set in x, inline (__builtin_popcountll is a library call on the x86-64
+// baseline, which has no POPCNT; the bracket walk takes two or three counts per block).
+inline std::size_t popcount(std::uint64_t x) {
+  x -= (x >> 1) & 0x5555555555555555u;
+  x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+  return static_cast<std::size_t>((x * 0x0101010101010101u) >> 56);
 }
 
 // Bit i set when an odd number of bits 0..i of x are set.
@@ -141,7 +174,7 @@ SkippedContainer skip(const char* p, const char* end) {
   // Newlines of the block at `block` whose bits are set in `newlines`.
   auto count = [&out](const char* block, std::uint64_t newlines) {
     if (!Json || newlines == 0) return;
-    out.newlines += static_cast<std::size_t>(__builtin_popcountll(newlines));
+    out.newlines += popcount(newlines);
     out.last_newline = block + (63 - __builtin_clzll(newlines));
   };
   std::uint64_t in_string = 0;  // all ones while a string is open across a block boundary
@@ -161,11 +194,11 @@ SkippedContainer skip(const char* p, const char* end) {
     const std::uint64_t strings = prefix_xor(m.quote & ~escaped) ^ in_string;  // opening quote .. before closing
     in_string = static_cast<std::uint64_t>(static_cast<std::int64_t>(strings) >> 63);
     const std::uint64_t open = m.open & ~strings & ~escaped, close = m.close & ~strings & ~escaped;
-    const auto closes = static_cast<std::size_t>(__builtin_popcountll(close));
+    const auto closes = popcount(close);
     if (depth > closes && left >= 64) {
       // Fewer closing brackets than open containers: the container cannot end in this block,
       // whatever the order (the usual block, inside an entry): counts instead of a walk.
-      depth = depth + static_cast<std::size_t>(__builtin_popcountll(open)) - closes;
+      depth = depth + popcount(open) - closes;
       count(p, lm.newline);
       p += 64;
       continue;
