@@ -5,10 +5,20 @@
 namespace msdump::trace {
 namespace {
 
+// The next token is the string `s` spelled as it stands (no escapes, as trace writers spell
+// keys and kinds), compared in place instead of decoded into a string first. Another spelling
+// returns false: the caller's full parse decodes it.
+bool literal_string(pyjson::JsonCursor& c, std::string_view s) {
+  if (c.peek() != '"') return false;
+  const std::string_view rest = c.text().substr(c.pos() + 1);
+  if (rest.size() <= s.size() || rest[s.size()] != '"' || !rest.starts_with(s)) return false;
+  for (std::size_t i = 0; i < s.size() + 2; ++i) c.advance();
+  return true;
+}
+
 // The next token is the string `key` followed by ':'.
-bool key(pyjson::JsonCursor& c, std::string_view key, std::string& scratch) {
-  if (c.peek() != '"' || !c.parse_string(scratch) || scratch != key) return false;
-  if (c.peek() != ':') return false;
+bool key(pyjson::JsonCursor& c, std::string_view key) {
+  if (!literal_string(c, key) || c.peek() != ':') return false;
   c.advance();
   return true;
 }
@@ -31,20 +41,19 @@ bool parse_meta_event_line(std::string_view line, TraceEvent& out) {
   out.unknown_kind.clear();
 
   thread_local pyjson::JsonCursor c;
-  thread_local std::string scratch;
   c.reset(line);
   if (c.peek() != '{') return false;
   c.advance();
-  if (!key(c, "kind", scratch) || c.peek() != '"' || !c.parse_string(scratch)) return false;
-  if (scratch == "stack") out.kind = EventKind::stack;
-  else if (scratch == "construct") out.kind = EventKind::construct;
+  if (!key(c, "kind")) return false;
+  if (literal_string(c, "stack")) out.kind = EventKind::stack;
+  else if (literal_string(c, "construct")) out.kind = EventKind::construct;
   else return false;
-  if (!comma(c) || !key(c, "name", scratch) || c.peek() != '"' || !c.parse_string(out.name) || out.name.empty())
+  if (!comma(c) || !key(c, "name") || c.peek() != '"' || !c.parse_string(out.name) || out.name.empty())
     return false;
   if (!comma(c)) return false;
 
   if (out.kind == EventKind::stack) {
-    if (!key(c, "frames", scratch) || c.peek() != '[') return false;
+    if (!key(c, "frames") || c.peek() != '[') return false;
     c.advance();
     if (c.peek() == ']') {
       c.advance();
@@ -58,7 +67,7 @@ bool parse_meta_event_line(std::string_view line, TraceEvent& out) {
       }
     }
   } else {
-    if (!key(c, "parent", scratch)) return false;
+    if (!key(c, "parent")) return false;
     const int p = c.peek();
     if (p == '"') {
       if (!c.parse_string(out.parent.emplace())) return false;
@@ -69,7 +78,7 @@ bool parse_meta_event_line(std::string_view line, TraceEvent& out) {
     if (c.peek() == ',') {
       c.advance();
       pyjson::Value v;
-      if (!key(c, "micro_step", scratch) || !c.parse_value(v) || v.kind() != pyjson::Kind::integer) return false;
+      if (!key(c, "micro_step") || !c.parse_value(v) || v.kind() != pyjson::Kind::integer) return false;
       out.micro_step = v.as_int();
     }
   }

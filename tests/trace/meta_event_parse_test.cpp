@@ -84,6 +84,8 @@ TEST_SUITE("msdump::trace") {
         R"j({"kind": "construct", "name": "x", "parent": null, "step": 1})j",      // other key
         R"j({"kind": "construct", "name": 5, "parent": null})j",                    // name not a string
         R"j({"kind": "other", "name": "x"})j",                                       // unknown kind
+        R"j({"k\u0069nd": "stack", "name": "x", "frames": []})j",                 // escaped key
+        R"j({"kind": "st\u0061ck", "name": "x", "frames": []})j",                 // escaped kind
         R"j(["kind", "stack"])j",
         "",
     };
