@@ -27,19 +27,20 @@ is not needed) with msdump's ratio against them, for information. The output dir
 emptied before each run (outside the timing).
 
 --msprobe DIR (msprobe's python/ directory, a checkout of github.com/Ascend/msprobe; its compare
-needs Debian's python3-pandas, -openpyxl, -tqdm and -yaml) also runs msprobe's own compare once
-per size, after msdump's rounds (--msprobe-rounds N for more), through the driver in
-testdata/gen/gen_compare_pairs.py (stand-ins for the modules msprobe imports but does not use),
-and reports msprobe's time and peak RSS from this run instead of the figures measured elsewhere;
-it then checks that msdump's table equals msprobe's under the golden tests' tolerance
-(tests/golden/run_compare_goldens.py), so a speed-up that changes a cell is caught.
+needs Debian's python3-pandas, -openpyxl, -tqdm and -yaml) adds msprobe's own compare to every
+round (not to the warm-up), run through the driver in testdata/gen/gen_compare_pairs.py
+(stand-ins for the modules msprobe imports but does not use), and reports its median time and
+peak RSS from this run instead of the figures measured elsewhere; after the rounds it checks that
+msdump's table equals msprobe's under the golden tests' tolerance
+(tests/golden/run_compare_goldens.py), so a speed-up that changes a cell is caught. msprobe takes
+about 35 s (25 MB) and 175 s (108 MB) a round: lower --big-rounds to bound the run.
 
 Rounds: --rounds (default 5) after one warm-up round; --big-rounds (default 5) for the 108 MB
 and 60,000-row sizes (one baseline run of the 108 MB pair takes about 30 s).
 
 Usage: scripts/bench_compare.py [--quick] [--rounds 5] [--big-rounds 5] [--only stats|tensor]
                                [--dir $MSDUMP_BENCH_DIR/compare] [--msdump PATH] [--python PATH]
-                               [--msprobe DIR] [--msprobe-rounds 1]
+                               [--msprobe DIR]
   --quick: small pairs (statistics ~1 MB, tensor ~1,000 rows), 1 round, no warm-up (the ctest
            compare_bench_runs: it checks that the benchmark runs, not its numbers).
 """
@@ -261,10 +262,18 @@ def measure(args, size, pair, rounds):
     contenders = [("msdump", contender(md, out_dir(args, "msdump"))),
                   ("msdump 1 thread", contender(md1, out_dir(args, "msdump1"))),
                   ("numpy baseline", contender(py, out_dir(args, "baseline")))]
-    res = bc.interleave(rounds, contenders, warmup=not args.quick)
+    if not args.quick:  # (the warm-up round, without msprobe)
+        for _, fn in contenders:
+            fn()
+    if args.msprobe:
+        mp = msprobe_cmd(args, npu, bench)
+        print("msprobe :", " ".join(mp + ["-o", "OUT"]), flush=True)
+        contenders.append(("msprobe", contender(mp, out_dir(args, "msprobe"))))
+    res = bc.interleave(rounds, contenders, warmup=False)
     result = {"size": size, "rows": rows, "mb": mb, "rounds": rounds, "res": res}
     if args.msprobe:
-        result["msprobe"] = run_msprobe(args, npu, bench)
+        check_against_msprobe(args, npu, bench)
+        result["msprobe"] = {"sec": bc.med(res, "msprobe", "sec"), "rss": bc.med(res, "msprobe", "rss")}
     bc.drop_dir(os.path.join(args.dir, "out"))
     return result
 
@@ -276,28 +285,21 @@ def only_csv(directory):
     return os.path.join(directory, found[0])
 
 
-def run_msprobe(args, npu, bench):
-    """msprobe's compare of the pair (--msprobe-rounds runs: median seconds and peak RSS), then
-    msdump's table checked against msprobe's."""
+def msprobe_cmd(args, npu, bench):
+    return ["/usr/bin/python3", MSPROBE_DRIVER, "--msprobe", os.path.abspath(args.msprobe), "msprobe", "compare",
+            "-tp", os.path.join(npu, "dump.json"), "-gp", os.path.join(bench, "dump.json")]
+
+
+def check_against_msprobe(args, npu, bench):
+    """msdump's table of the pair against msprobe's from the last round."""
     import run_compare_goldens  # tests/golden: the tolerance the fidelity tests state
-    out = out_dir(args, "msprobe")
-    cmd = ["/usr/bin/python3", MSPROBE_DRIVER, "--msprobe", os.path.abspath(args.msprobe), "msprobe", "compare",
-           "-tp", os.path.join(npu, "dump.json"), "-gp", os.path.join(bench, "dump.json")]
-    print("msprobe :", " ".join(cmd + ["-o", "OUT"]), flush=True)
-    runs = []
-    for r in range(args.msprobe_rounds):
-        bc.drop_dir(out)
-        sec, rss = timed(cmd + ["-o", out])
-        print(f"  msprobe run {r + 1}/{args.msprobe_rounds}: {sec:.1f} s rss={rss}", flush=True)
-        runs.append({"sec": sec, "rss": rss})
     mine = out_dir(args, "msdump-table")
     bc.drop_dir(mine)
     subprocess.run([args.msdump, "compare", npu, bench, "-q", "-o", mine], check=False)
-    deviations = run_compare_goldens.compare_tables(only_csv(mine), only_csv(out), limit=5)
+    deviations = run_compare_goldens.compare_tables(only_csv(mine), only_csv(out_dir(args, "msprobe")), limit=5)
     if deviations:
         sys.exit("msdump's table differs from msprobe's:\n  " + "\n  ".join(map(str, deviations)))
     print("  msdump's table equals msprobe's (golden tolerance)", flush=True)
-    return {"sec": bc.median([m["sec"] for m in runs]), "rss": bc.median([m["rss"] for m in runs]), "same_run": True}
 
 
 def summary(results, growth=True):
@@ -317,7 +319,7 @@ def summary(results, growth=True):
                     "baseline/msdump", "msdump rows/s", "msdump RSS", "RSS B/row", "baseline RSS",
                     "msprobe s*", "msprobe/msdump*", "msprobe RSS*"], rows)
     same_run = all("msprobe" in r for r in results)
-    print(("* msprobe's compare run here (--msprobe), after msdump's rounds; its table equals msdump's.\n" if same_run else
+    print(("* msprobe's compare run here (--msprobe), in the same rounds; its table equals msdump's.\n" if same_run else
            "* msprobe's compare measured elsewhere on this VM class (2 CPUs), not re-run here (--msprobe runs it);"
            " ratios for information.\n") +
           "  Goals (issue 23): >= 100x msprobe in summary mode, >= 20x in tensor mode, memory flat in the rows.")
@@ -340,7 +342,6 @@ def main():
     ap.add_argument("--dir", default=bc.bench_dir("compare"))
     ap.add_argument("--msdump", default=bc.default_msdump())
     ap.add_argument("--msprobe", help="msprobe's python/ directory: run its compare here too")
-    ap.add_argument("--msprobe-rounds", type=int, default=1)
     ap.add_argument("--python", default=bc.PYTHON,
                     help="interpreter of the baseline (NumPy; torch for tensor mode)")
     args = ap.parse_args()
