@@ -6,8 +6,9 @@
 //   the NPU entry and its partners' entries read again, metrics (stats_diff.h, or
 //   tensor_metrics.h over both sides' tensor files), checkers (checkers.h), each entry's
 //   answers (divergence.h) -> its rows written (csv_writer.h / xlsx_writer.h) in NPU order.
-// Memory: the index (16 bytes per entry, 18 per row and side, 4 per NPU row for its partner),
-// the stack cells by entry, and the few entries in flight; not the rows.
+// Memory: the index (24 bytes per entry, 18 per row and side, 4 per NPU row for its partner),
+// the keys of backward entries while pass 1 runs, one stack cell per distinct stack (and 12
+// bytes per entry to find it), and the few entries in flight; not the rows.
 //
 // Fails (no table) when the pair cannot be compared at all: a dump whose header cannot be read,
 // tasks or modes that differ, a task compare does not handle. Anything wrong further in (a

@@ -54,6 +54,51 @@ TEST_SUITE("msdump::compare") {
     CHECK((*first)->rows.size() == 3);
   }
 
+  TEST_CASE("dump index: pass 2 reads entries with escapes (full parse) as it reads plain ones") {
+    // The first entry's data_name has an escape (no plain read), the second is plain.
+    const std::string text = R"({"task": "statistics", "level": "L1", "data": {
+ "Torch.add.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2],
+   "Max": 1.5, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "data_name": "Torch.add.0.forward.input.\u0030.pt"}]},
+ "Torch.mul.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2],
+   "Max": 2.5, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "data_name": "Torch.mul.0.forward.input.0.pt"}]}
+}})";
+    MemorySource src(as_bytes(text), "dump.json");
+    MatchOptions options;
+    RowKeyer keyer(false, options, false);
+    auto index = index_dump(src, "dump.json", keyer);
+    REQUIRE(index);
+    REQUIRE(index->entries.size() == 2);
+    auto whole = read_dump_rows(src, "dump.json");
+    REQUIRE(whole);
+    EntryFetcher fetch(src, *index);
+    for (std::uint32_t e = 0; e < 2; ++e) {
+      auto rows = fetch.read(e);
+      REQUIRE(rows);
+      REQUIRE(rows->rows.size() == 1);
+      CHECK(rows->name == whole->entries[e]);
+      CHECK(rows->rows[0].name == whole->rows[e].name);
+      CHECK(rows->rows[0].data_name == whole->rows[e].data_name);
+      CHECK(rows->rows[0].stats[0] == whole->rows[e].stats[0]);
+    }
+    CHECK(whole->rows[0].data_name == "Torch.add.0.forward.input.0.pt");
+  }
+
+  TEST_CASE("dump index: a plain entry changed in place (same rows) is caught by its digest") {
+    std::string text = dump_text();
+    MatchOptions options;
+    RowKeyer keyer(false, options, false);
+    MemorySource before(as_bytes(text), "dump.json");
+    auto index = index_dump(before, "dump.json", keyer);
+    REQUIRE(index);
+    const auto at = text.find("\"Max\": 1.0");
+    text.replace(at, 10, "\"Max\": 9.0");  // the same rows, one value changed
+    MemorySource after(as_bytes(text), "dump.json");
+    EntryFetcher fetch(after, *index);
+    auto rows = fetch.read(0);
+    REQUIRE_FALSE(rows);
+    CHECK(rows.error().code == ErrorCode::internal);
+  }
+
   TEST_CASE("dump index: an entry that no longer reads as indexed is an internal error naming the file") {
     std::string text = dump_text();
     MatchOptions options;

@@ -35,4 +35,26 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(k_plain_ascii[' ']);
     CHECK(k_plain_ascii['~']);
   }
+  TEST_CASE("plain json text: no backslash, DEL, non-ASCII or control byte but tab, newline, return") {
+    const auto allowed = [](int c) {
+      return c != '\\' && c != 0x7F && c < 0x80 && (c >= 0x20 || c == '\t' || c == '\n' || c == '\r');
+    };
+    int bad = 0;
+    for (std::size_t n = 1; n <= 40 && bad < 5; ++n) {
+      for (int c = 0; c < 256 && bad < 5; ++c) {
+        for (std::size_t at = 0; at < n && bad < 5; ++at) {
+          std::vector<char> text(n, '"');  // (quotes are plain here: they delimit, never escape)
+          text[at] = static_cast<char>(c);
+          if (plain_json_text(std::string_view(text.data(), n)) != allowed(c)) {
+            ++bad;
+            FAIL_CHECK("n=" << n << " c=" << c << " at=" << at);
+          }
+        }
+      }
+    }
+    CHECK(bad == 0);
+    CHECK(plain_json_text(""));
+    CHECK(plain_json_text("{\n \"a\": [1, 2.5, \"x y\"]\r\n}"));
+    CHECK_FALSE(plain_json_text("{\"a\": \"caf\\u00e9\"}"));
+  }
 }
