@@ -59,39 +59,36 @@ struct Group {
   std::optional<Error> error;  // the pass could not go on (a file changed under it)
 };
 
+// The tensor directories of a pair's two sides (tensor mode reads them).
+struct TensorDirs {
+  std::string npu, bench;
+};
+
 // One TensorOutcome per tensor-mode row: both tensors read and compared, or why not.
 struct TensorOutcome {
   TensorMetrics metrics;
   std::optional<Problem> problem;
 };
 
-TensorOutcome tensor_row(const Row& n, const Row* b, const std::string& npu_dir, const std::string& bench_dir,
-                         const std::string& entry) {
+TensorOutcome tensor_row(const Row& n, const Row* b, const TensorDirs& dirs, const std::string& entry) {
   if (b == nullptr || n.data_name == "-1" || b->data_name == "-1") return {uniform_metrics(k_unsupported), {}};
-  auto x = load_compare_tensor(npu_dir, n.data_name);
-  if (!x) return {uniform_metrics(k_unsupported), Problem{fs::path(npu_dir) / n.data_name, entry, x.error().message}};
-  auto y = load_compare_tensor(bench_dir, b->data_name);
-  if (!y) return {uniform_metrics(k_unsupported), Problem{fs::path(bench_dir) / b->data_name, entry, y.error().message}};
+  auto x = load_compare_tensor(dirs.npu, n.data_name);
+  if (!x) return {uniform_metrics(k_unsupported), Problem{fs::path(dirs.npu) / n.data_name, entry, x.error().message}};
+  auto y = load_compare_tensor(dirs.bench, b->data_name);
+  if (!y) return {uniform_metrics(k_unsupported), Problem{fs::path(dirs.bench) / b->data_name, entry, y.error().message}};
   return {compute_tensor_metrics(*x, *y), {}};
 }
-
-// The tensor directories of a pair's two sides (tensor mode reads them).
-struct TensorDirs {
-  std::string npu, bench;
-};
 
 TensorDirs tensor_dirs(const PairSpec& spec) {
   return {dump::tensor_dir(parent_dir(spec.npu), std::nullopt).string(), dump::tensor_dir(parent_dir(spec.bench), std::nullopt).string()};
 }
 
 void fill_metrics(Table& t, const TensorDirs& dirs, std::vector<Problem>& problems) {
-  const auto& npu_dir = dirs.npu;
-  const auto& bench_dir = dirs.bench;
   for (auto& tr : t.rows) {
     const Row& n = t.npu->rows[tr.npu];
     const Row* b = tr.bench ? &t.bench->rows[*tr.bench] : nullptr;
     if (t.mode == Mode::tensor) {
-      auto out = tensor_row(n, b, npu_dir, bench_dir, t.npu->entries[n.entry]);
+      auto out = tensor_row(n, b, dirs, t.npu->entries[n.entry]);
       tr.metrics.assign(out.metrics.cells.begin(), out.metrics.cells.end());
       if (out.problem) problems.push_back(std::move(*out.problem));
     } else if (t.mode == Mode::summary) {

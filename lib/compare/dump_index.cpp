@@ -172,6 +172,11 @@ Result<std::shared_ptr<const EntryRows>> EntryFetcher::fetch(std::uint32_t entry
   return shared;
 }
 
+Error EntryFetcher::changed_error(const EntryExtent& e) const {
+  return internal_error(fmt::format("'{}': entry at byte {} no longer reads as when it was indexed (was the file changed?)",
+                                    m_index.path, e.offset));
+}
+
 Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
   const EntryExtent& e = m_index.entries[entry];
   auto text = bytes(e);
@@ -196,8 +201,7 @@ Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
   }
   m_arena.reset();
   if (rows.name.empty() || rows.rows.size() != m_index.entry_rows(entry))
-    return internal_error(fmt::format("'{}': entry at byte {} no longer reads as when it was indexed (was the file changed?)",
-                                      m_index.path, e.offset));
+    return changed_error(e);
   return rows;
 }
 
@@ -205,22 +209,18 @@ Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
 // valid text pass 1 parsed, which PlainReader may read into its reused tree.
 Result<EntryRows> EntryFetcher::read_plain(std::uint32_t entry, std::string_view text) {
   const EntryExtent& e = m_index.entries[entry];
-  const auto changed = [&] {
-    return internal_error(fmt::format("'{}': entry at byte {} no longer reads as when it was indexed (was the file changed?)",
-                                      m_index.path, e.offset));
-  };
   const auto close = text.size() > 1 && text[0] == '"' ? text.find('"', 1) : std::string_view::npos;
   const auto colon = close == std::string_view::npos ? close : text.find(':', close + 1);
   const auto start = colon == std::string_view::npos ? colon : text.find_first_not_of(" \t\r\n", colon + 1);
-  if (start == std::string_view::npos) return changed();
+  if (start == std::string_view::npos) return changed_error(e);
   EntryRows rows;
   rows.name = std::string(text.substr(1, close - 1));
   const std::string_view value = text.substr(start);
-  if (entry_digest(rows.name, value) != e.digest) return changed();
+  if (entry_digest(rows.name, value) != e.digest) return changed_error(e);
   auto tree = m_plain.read(value);
   if (!tree) return tree.error();
   bool md5 = false;
-  if (!flatten_entry(rows.name, 0, **tree, rows.rows, md5) || rows.rows.size() != m_index.entry_rows(entry)) return changed();
+  if (!flatten_entry(rows.name, 0, **tree, rows.rows, md5) || rows.rows.size() != m_index.entry_rows(entry)) return changed_error(e);
   return rows;
 }
 

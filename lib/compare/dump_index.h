@@ -76,6 +76,7 @@ class EntryFetcher {
  private:
   Result<std::string_view> bytes(const EntryExtent& e);
   Result<EntryRows> read_plain(std::uint32_t entry, std::string_view text);
+  Error changed_error(const EntryExtent& e) const;
   const ByteSource& m_src;
   const DumpIndex& m_index;
   std::string m_window;

@@ -20,6 +20,29 @@ std::string dump_text() {
 }})";
 }
 
+// Pass 1 over `text` (bench side, no mappings).
+DumpIndex index_of(const std::string& text) {
+  MemorySource src(as_bytes(text), "dump.json");
+  MatchOptions options;
+  RowKeyer keyer(false, options, false);
+  auto index = index_dump(src, "dump.json", keyer);
+  REQUIRE(index);
+  return std::move(*index);
+}
+
+// dump_text() indexed, then `was` replaced by `now` (same length): the fetcher's error for
+// entry `entry` read from the changed text.
+Error error_after_change(std::string_view was, std::string_view now, std::uint32_t entry) {
+  std::string text = dump_text();
+  const DumpIndex index = index_of(text);
+  text.replace(text.find(was), was.size(), now);
+  MemorySource after(as_bytes(text), "dump.json");
+  EntryFetcher fetch(after, index);
+  auto rows = fetch.fetch(entry);
+  REQUIRE_FALSE(rows);
+  return rows.error();
+}
+
 }  // namespace
 
 TEST_SUITE("msdump::compare") {
@@ -63,14 +86,11 @@ TEST_SUITE("msdump::compare") {
    "Max": 2.5, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "data_name": "Torch.mul.0.forward.input.0.pt"}]}
 }})";
     MemorySource src(as_bytes(text), "dump.json");
-    MatchOptions options;
-    RowKeyer keyer(false, options, false);
-    auto index = index_dump(src, "dump.json", keyer);
-    REQUIRE(index);
-    REQUIRE(index->entries.size() == 2);
+    const DumpIndex index = index_of(text);
+    REQUIRE(index.entries.size() == 2);
     auto whole = read_dump_rows(src, "dump.json");
     REQUIRE(whole);
-    EntryFetcher fetch(src, *index);
+    EntryFetcher fetch(src, index);
     for (std::uint32_t e = 0; e < 2; ++e) {
       auto rows = fetch.read(e);
       REQUIRE(rows);
@@ -84,35 +104,13 @@ TEST_SUITE("msdump::compare") {
   }
 
   TEST_CASE("dump index: a plain entry changed in place (same rows) is caught by its digest") {
-    std::string text = dump_text();
-    MatchOptions options;
-    RowKeyer keyer(false, options, false);
-    MemorySource before(as_bytes(text), "dump.json");
-    auto index = index_dump(before, "dump.json", keyer);
-    REQUIRE(index);
-    const auto at = text.find("\"Max\": 1.0");
-    text.replace(at, 10, "\"Max\": 9.0");  // the same rows, one value changed
-    MemorySource after(as_bytes(text), "dump.json");
-    EntryFetcher fetch(after, *index);
-    auto rows = fetch.read(0);
-    REQUIRE_FALSE(rows);
-    CHECK(rows.error().code == ErrorCode::internal);
+    const Error e = error_after_change("\"Max\": 1.0", "\"Max\": 9.0", 0);  // the same rows, one value changed
+    CHECK(e.code == ErrorCode::internal);
   }
 
   TEST_CASE("dump index: an entry that no longer reads as indexed is an internal error naming the file") {
-    std::string text = dump_text();
-    MatchOptions options;
-    RowKeyer keyer(false, options, false);
-    MemorySource before(as_bytes(text), "dump.json");
-    auto index = index_dump(before, "dump.json", keyer);
-    REQUIRE(index);
-    const auto at = text.find("\"output\": [null]");
-    text.replace(at, 16, "\"output\": [1, 2]");
-    MemorySource after(as_bytes(text), "dump.json");
-    EntryFetcher fetch(after, *index);
-    auto rows = fetch.fetch(2);
-    REQUIRE_FALSE(rows);
-    CHECK(rows.error().code == ErrorCode::internal);
-    CHECK(rows.error().message.starts_with("'dump.json': entry at byte "));
+    const Error e = error_after_change("\"output\": [null]", "\"output\": [1, 2]", 2);
+    CHECK(e.code == ErrorCode::internal);
+    CHECK(e.message.starts_with("'dump.json': entry at byte "));
   }
 }
