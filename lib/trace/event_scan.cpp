@@ -6,131 +6,16 @@
 
 #include "pyjson/container_skip.h"
 #include "pyjson/plain_ascii.h"
+#include "pyjson/plain_scanner.h"
 
 namespace msdump::trace {
 namespace {
-
-constexpr std::size_t k_max_depth = 64;
-
-// Past the JSON whitespace at p. The common cases first: nothing, or the one space after ':'
-// and ','.
-const char* skip_ws(const char* p, const char* end) {
-  if (p != end && *p == ' ') ++p;
-  if (p == end || static_cast<unsigned char>(*p) > ' ') return p;
-  while (p != end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) ++p;
-  return p;
-}
-
-class Scanner {
- public:
-  Scanner(const char* p, const char* end) : m_p(p), m_end(end) {}
-
-  void ws() { m_p = skip_ws(m_p, m_end); }
-  bool eat(char c) {
-    if (m_p == m_end || *m_p != c) return false;
-    ++m_p;
-    return true;
-  }
-  bool at(char c) const { return m_p != m_end && *m_p == c; }
-  bool done() const { return m_p == m_end; }
-
-  // A plain string at m_p (which must be '"'); its contents go to `s`.
-  bool string(std::string_view& s) {
-    if (!eat('"')) return false;
-    const char* b = m_p;
-    m_p = pyjson::skip_plain_ascii(m_p, m_end);
-    if (m_p == m_end || *m_p != '"') return false;  // escape, control, non-ASCII or the end
-    s = std::string_view(b, static_cast<std::size_t>(m_p - b));
-    ++m_p;
-    return true;
-  }
-
-  bool literal(std::string_view lit) {
-    if (static_cast<std::size_t>(m_end - m_p) < lit.size() || std::memcmp(m_p, lit.data(), lit.size()) != 0)
-      return false;
-    m_p += lit.size();
-    return true;
-  }
-
-  static bool digit(char c) { return c >= '0' && c <= '9'; }
-
-  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?, -Infinity
-  bool number() {
-    if (eat('-') && at('I')) return literal("Infinity");
-    if (m_p == m_end || !digit(*m_p)) return false;
-    if (*m_p == '0') ++m_p;
-    else
-      while (m_p != m_end && digit(*m_p)) ++m_p;
-    if (eat('.')) {
-      if (m_p == m_end || !digit(*m_p)) return false;
-      while (m_p != m_end && digit(*m_p)) ++m_p;
-    }
-    if (m_p != m_end && (*m_p == 'e' || *m_p == 'E')) {
-      ++m_p;
-      if (m_p != m_end && (*m_p == '+' || *m_p == '-')) ++m_p;
-      if (m_p == m_end || !digit(*m_p)) return false;
-      while (m_p != m_end && digit(*m_p)) ++m_p;
-    }
-    return true;
-  }
-
-  bool value(std::size_t depth) {
-    ws();
-    if (m_p == m_end) return false;
-    switch (*m_p) {
-      case '{': return object(depth + 1);
-      case '[': return array(depth + 1);
-      case '"': {
-        std::string_view s;
-        return string(s);
-      }
-      case 't': return literal("true");
-      case 'f': return literal("false");
-      case 'n': return literal("null");
-      case 'N': return literal("NaN");
-      case 'I': return literal("Infinity");
-      default: return number();
-    }
-  }
-
-  bool object(std::size_t depth) {
-    if (depth > k_max_depth || !eat('{')) return false;
-    ws();
-    if (eat('}')) return true;
-    while (true) {
-      ws();
-      std::string_view k;
-      if (!string(k)) return false;
-      ws();
-      if (!eat(':')) return false;
-      if (!value(depth)) return false;
-      ws();
-      if (eat(',')) continue;
-      return eat('}');
-    }
-  }
-
-  bool array(std::size_t depth) {
-    if (depth > k_max_depth || !eat('[')) return false;
-    ws();
-    if (eat(']')) return true;
-    while (true) {
-      if (!value(depth)) return false;
-      ws();
-      if (eat(',')) continue;
-      return eat(']');
-    }
-  }
-
-  const char* m_p;
-  const char* m_end;
-};
 
 // The top-level members of an event line: "kind" and "name" (once each, as strings) go to
 // `kind` / `name`, every other member to `member(key, value_text)`.
 template <typename OnMember>
 bool scan_members(std::string_view line, std::string_view& kind, std::string_view& name, OnMember member) {
-  Scanner s(line.data(), line.data() + line.size());
+  pyjson::PlainScanner<> s(line.data(), line.data() + line.size());
   s.ws();
   if (!s.eat('{')) return false;
   bool have_kind = false, have_name = false;
@@ -151,9 +36,9 @@ bool scan_members(std::string_view line, std::string_view& kind, std::string_vie
         if (!s.string(k == "kind" ? kind : name)) return false;
       } else {
         s.ws();
-        const char* const begin = s.m_p;
+        const char* const begin = s.pos();
         if (!s.value(1)) return false;
-        member(k, std::string_view(begin, static_cast<std::size_t>(s.m_p - begin)));
+        member(k, std::string_view(begin, static_cast<std::size_t>(s.pos() - begin)));
       }
       s.ws();
       if (s.eat(',')) continue;
@@ -194,9 +79,9 @@ const char* skip_value_unchecked(const char* p, const char* end) {
 bool split_data_line(std::string_view line, ScannedData& out) {
   out.sections.clear();
   const char* const end = line.data() + line.size();
-  const char* p = skip_ws(line.data(), end);
+  const char* p = pyjson::skip_plain_ws(line.data(), end);
   if (p == end || *p != '{') return false;
-  p = skip_ws(p + 1, end);
+  p = pyjson::skip_plain_ws(p + 1, end);
   bool have_kind = false, have_name = false;
   while (true) {
     if (p == end || *p != '"') return false;
@@ -204,9 +89,9 @@ bool split_data_line(std::string_view line, ScannedData& out) {
     p = pyjson::skip_plain_ascii(k, end);
     if (p == end || *p != '"') return false;
     const std::string_view key(k, static_cast<std::size_t>(p - k));
-    p = skip_ws(p + 1, end);
+    p = pyjson::skip_plain_ws(p + 1, end);
     if (p == end || *p != ':') return false;
-    p = skip_ws(p + 1, end);
+    p = pyjson::skip_plain_ws(p + 1, end);
     const char* const v = p;
     p = skip_value_unchecked(p, end);
     if (p == nullptr) return false;
@@ -219,13 +104,13 @@ bool split_data_line(std::string_view line, ScannedData& out) {
     } else {
       out.sections.push_back({key, value});
     }
-    p = skip_ws(p, end);
+    p = pyjson::skip_plain_ws(p, end);
     if (p == end) return false;
     if (*p == '}') break;
     if (*p != ',') return false;
-    p = skip_ws(p + 1, end);
+    p = pyjson::skip_plain_ws(p + 1, end);
   }
-  return skip_ws(p + 1, end) == end && have_kind && have_name;
+  return pyjson::skip_plain_ws(p + 1, end) == end && have_kind && have_name;
 }
 
 bool scan_data_line(std::string_view line, ScannedData& out) {
