@@ -127,10 +127,15 @@ Direction direction_of(std::string_view entry_name) {
   return Direction::other;
 }
 
-EntryScan scan_entry(const std::string& name, const Value& entry, const ScanOptions& options) {
+EntryScan empty_scan(std::string name) {
   EntryScan out;
-  out.name = name;
   out.direction = direction_of(name);
+  out.name = std::move(name);
+  return out;
+}
+
+EntryScan scan_entry(const std::string& name, const Value& entry, const ScanOptions& options) {
+  EntryScan out = empty_scan(name);
   if (!entry.is_object()) return out;
   std::string prefix = "/data";
   dump::append_pointer_token(prefix, name);

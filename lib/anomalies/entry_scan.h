@@ -61,4 +61,7 @@ struct ScanOptions {
 
 EntryScan scan_entry(const std::string& name, const pyjson::Value& entry, const ScanOptions& options);
 
+// What scan_entry returns for an entry in which it finds nothing (clean_entry.h).
+EntryScan empty_scan(std::string name);
+
 }  // namespace msdump::anomalies

@@ -36,7 +36,8 @@ struct EntryWorkers::Slot {
   pyjson::Value value;
 };
 
-EntryWorkers::EntryWorkers(const ByteSource& source, int threads) : m_source(source) {
+EntryWorkers::EntryWorkers(const ByteSource& source, int threads, std::size_t chunk_bytes)
+    : m_source(source), m_chunk_bytes(std::max<std::size_t>(chunk_bytes, k_bytes_per_entry)) {
   const std::size_t extra = static_cast<std::size_t>(std::max(0, threads - 2));
   const OrderedPoolOptions options{.workers = extra, .capacity = k_chunks_in_flight + 2 * extra, .paused = true};
   m_slots.resize(options.workers + 2);
@@ -76,17 +77,19 @@ bool EntryWorkers::visit_entries(Chunk& chunk, Slot& s) {
   for (std::size_t i = 0; i < chunk.entries.size(); ++i) {
     Chunk::Entry& e = chunk.entries[i];
     pyjson::Value& v = e.is_raw ? s.value : e.value;
-    bool duplicate_keys = e.duplicate_keys;
+    EntryKey key{std::move(e.name), e.line, e.duplicate_keys};
     if (e.is_raw) {
-      s.cursor.reset(std::string_view(chunk.text).substr(e.begin, e.size), e.offset, e.position);
+      const std::string_view text = std::string_view(chunk.text).substr(e.begin, e.size);
+      if (s.visitor->visit_text(*chunk.results, i, key, text)) continue;
+      s.cursor.reset(text, e.offset, e.position);
       if (!s.cursor.parse_value(v, 2) || s.cursor.peek() >= 0) {
         v = pyjson::Value();
         s.arena.reset();
         return false;
       }
-      duplicate_keys = s.cursor.saw_duplicate_keys();
+      key.duplicate_keys = s.cursor.saw_duplicate_keys();
     }
-    s.visitor->visit(*chunk.results, i, EntryKey{std::move(e.name), e.line, duplicate_keys}, v);
+    s.visitor->visit(*chunk.results, i, std::move(key), v);
     v = pyjson::Value();  // freed here, while in this core's cache
     s.arena.reset();
   }
@@ -118,7 +121,7 @@ void EntryWorkers::read(Pool& pool) {
     if (ev.type == pyjson::DumpEvent::Type::entry) {
       if (!entries) {
         entries = std::make_unique<Chunk>();
-        entries->text.reserve(k_chunk_bytes + k_chunk_bytes / 4);
+        entries->text.reserve(m_chunk_bytes + m_chunk_bytes / 4);
       }
       Chunk::Entry& e = entries->entries.emplace_back();
       e.name = std::move(ev.key);
@@ -134,7 +137,8 @@ void EntryWorkers::read(Pool& pool) {
         e.value = std::move(ev.value);
         e.duplicate_keys = ev.duplicate_keys;
       }
-      if ((entries->text.size() >= k_chunk_bytes || entries->entries.size() >= k_chunk_entries) && !flush()) return;
+      if ((entries->text.size() >= m_chunk_bytes || entries->entries.size() >= m_chunk_bytes / k_bytes_per_entry) && !flush())
+        return;
       continue;
     }
     if (!flush()) return;

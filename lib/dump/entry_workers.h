@@ -10,7 +10,9 @@
 // through an OrderedPool (core/ordered_pool.h): a chunk is run by one thread (the caller's,
 // inside next(); an extra worker; or the reader when enough chunks wait), which parses each
 // entry (duplicate keys noted) into its own pyjson::TreeArena, runs the visitor of that thread
-// on it, and frees the tree. next() yields the events and the visited entries in order.
+// on it, and frees the tree. A visitor may settle an entry from its text alone
+// (EntryVisitor::visit_text; anomalies does for entries with nothing to report), which skips the
+// parse. next() yields the events and the visited entries in order.
 //
 // What the raw stream cannot vouch for ends it: a syntax error anywhere, an entry text that
 // does not parse to its last byte, a second "data" object. next() then fails, and the caller
@@ -22,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/byte_source.h"
@@ -54,6 +57,13 @@ class EntryVisitor {
   virtual ~EntryVisitor() = default;
   // The results of a chunk of `entries` entries, before its first visit.
   virtual std::unique_ptr<ChunkResults> results_for(std::size_t entries) = 0;
+  // Entry `i` of the chunk from its text, before it is parsed: true when the visitor is done
+  // with it (the entry is then not parsed; `key` may be moved from), false to have it parsed and
+  // visited. Only for text that parse_json accepts may it return true: the text is not checked
+  // otherwise. `key.duplicate_keys` is not known yet (false). The default parses every entry.
+  virtual bool visit_text(ChunkResults& /*results*/, std::size_t /*i*/, EntryKey& /*key*/, std::string_view /*text*/) {
+    return false;
+  }
   // Entry `i` of the chunk. The tree is the visitor's to use (it may move it out and back, as
   // SchemaCheck does) and is freed after the call.
   virtual void visit(ChunkResults& results, std::size_t i, EntryKey&& key, pyjson::Value& entry) = 0;
@@ -68,9 +78,13 @@ class EntryVisitorOf : public EntryVisitor {
     r->items.resize(entries);
     return r;
   }
+  bool visit_text(ChunkResults& results, std::size_t i, EntryKey& key, std::string_view text) final {
+    return visit_text(static_cast<EntryResults<R>&>(results).items[i], key, text);
+  }
   void visit(ChunkResults& results, std::size_t i, EntryKey&& key, pyjson::Value& entry) final {
     visit(static_cast<EntryResults<R>&>(results).items[i], std::move(key), entry);
   }
+  virtual bool visit_text(R& /*out*/, EntryKey& /*key*/, std::string_view /*text*/) { return false; }
   virtual void visit(R& out, EntryKey&& key, pyjson::Value& entry) = 0;
 };
 
@@ -87,13 +101,16 @@ struct WorkerItem {
 
 class EntryWorkers {
  public:
-  static constexpr std::size_t k_chunk_bytes = 64 * 1024;  // entry text per chunk (at least one entry)
-  static constexpr std::size_t k_chunk_entries = 512;
+  // Entry text per chunk (at least one entry), unless the caller says otherwise; a chunk also
+  // ends at one entry per 128 bytes of that size. Visitors that settle most entries from their
+  // text (anomalies) take bigger chunks: each chunk costs a hand-over between threads.
+  static constexpr std::size_t k_chunk_bytes = 64 * 1024;
+  static constexpr std::size_t k_bytes_per_entry = 128;
   static constexpr std::size_t k_chunks_in_flight = 8;     // read but not yet handed out (plus 2 per extra worker)
   static constexpr std::size_t k_read_window_bytes = 1 << 20;  // the reader's file window (grows for bigger entries)
 
   // `threads` >= 2 counts the reader and the caller (more add workers).
-  EntryWorkers(const ByteSource& source, int threads);
+  EntryWorkers(const ByteSource& source, int threads, std::size_t chunk_bytes = k_chunk_bytes);
   ~EntryWorkers();  // stops and joins the threads
   EntryWorkers(const EntryWorkers&) = delete;
   EntryWorkers& operator=(const EntryWorkers&) = delete;
@@ -132,6 +149,7 @@ class EntryWorkers {
   bool visit_entries(Chunk& chunk, Slot& slot);
 
   const ByteSource& m_source;
+  const std::size_t m_chunk_bytes;
   // Set by start_visiting before the pool is resumed (then read only).
   VisitorFactory m_factory;
   std::vector<std::unique_ptr<Slot>> m_slots;  // per pool slot, made when first needed

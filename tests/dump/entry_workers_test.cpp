@@ -36,6 +36,23 @@ class ValueReader final : public EntryVisitorOf<Seen> {
   }
 };
 
+// Settles the entries whose text says "value": <even> from the text alone (value -2), parses the others.
+class EvenFromText final : public EntryVisitorOf<Seen> {
+ public:
+  bool visit_text(Seen& out, EntryKey& key, std::string_view text) override {
+    const auto at = text.find("\"value\": ");
+    if (at == std::string_view::npos || (text[text.find_first_of("}", at) - 1] - '0') % 2 != 0) return false;
+    out.name = std::move(key.name);
+    out.line = key.line;
+    out.value = -2;
+    return true;
+  }
+  void visit(Seen& out, EntryKey&& key, pyjson::Value& entry) override { m_parsed.visit(out, std::move(key), entry); }
+
+ private:
+  ValueReader m_parsed;
+};
+
 // A dump of `n` entries, one per line after the header's.
 std::string dump_text(int n, const std::string& extra_entry = "") {
   std::string text = "{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"dump_data_dir\": null, \"data\": {";
@@ -90,6 +107,32 @@ TEST_SUITE("msdump::dump") {
       }
       CHECK(visitors >= 1);
       CHECK(visitors <= threads);
+    }
+  }
+
+  TEST_CASE("entry workers: entries a visitor settles from their text are not parsed, and keep their place") {
+    const std::string text = dump_text(1000);
+    for (const std::size_t chunk_bytes : {std::size_t{1024}, EntryWorkers::k_chunk_bytes}) {
+      CAPTURE(chunk_bytes);
+      const MemorySource src(std::as_bytes(std::span(text.data(), text.size())), "mem.json");
+      EntryWorkers workers(src, 3, chunk_bytes);
+      WorkerItem item;
+      std::size_t i = 0;
+      Result<bool> more = true;
+      while ((more = workers.next(item)) && *more) {
+        if (!item.is_entry) {
+          if (item.event.type == pyjson::DumpEvent::Type::data_begin)
+            workers.start_visiting([] { return std::make_unique<EvenFromText>(); });
+          continue;
+        }
+        const Seen& s = workers.entry<Seen>();
+        CHECK(s.name == fmt::format("Torch.add.{}.forward", i));
+        CHECK(s.line == i + 2);
+        CHECK(s.value == (i % 2 == 0 ? -2 : static_cast<std::int64_t>(i)));
+        ++i;
+      }
+      REQUIRE(more);
+      CHECK(i == 1000);
     }
   }
 

@@ -1,0 +1,35 @@
+#pragma once
+// Whether an entry's text alone shows that scanning it (entry_scan.h) would find nothing, so
+// that the parallel pass can skip building its tree: most entries of a dump hold no NaN or Inf,
+// and checking their text is several times cheaper than parsing it.
+//
+// An entry is clean when its text is valid JSON in the plain form (pyjson/plain_scanner.h; what
+// parse_json accepts) and holds
+//   - no NaN, Infinity or -Infinity,
+//   - no number whose magnitude could reach 1e308 (one that would read as an infinity), nor an
+//     integer of more than 18 digits,
+//   - no number under a "Max" or "Min" key whose magnitude reaches the smallest overflow-risk
+//     threshold (float16's largest value times --overflow-fraction).
+// Everything scan_entry reports without tensor files follows from one of these (a non-finite
+// Max/Min/Mean/Norm or value, or a Max/Min at the limit), so for a clean entry it reports
+// nothing. The rule errs one way only: an entry that is not clean is scanned in full, which
+// decides. With tensor files the scan reads them, so no entry is clean.
+
+#include <string_view>
+
+namespace msdump::anomalies {
+
+class CleanEntryRule {
+ public:
+  // `overflow_fraction` as in ScanOptions: the limit is float16's largest value times it (the
+  // smallest magnitude an overflow risk can have; bfloat16's limit is larger).
+  explicit CleanEntryRule(double overflow_fraction);
+  bool clean(std::string_view entry_text) const;
+  double magnitude_limit() const { return m_limit; }
+
+ private:
+  double m_limit;
+  int m_limit_decades;  // the smallest B with 10^B > m_limit
+};
+
+}  // namespace msdump::anomalies
