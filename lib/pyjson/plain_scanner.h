@@ -152,59 +152,75 @@ class PlainScanner {
     return m_watch.number(n) ? p : nullptr;
   }
 
+  // The value at p, its containers `depth` deep and more. One loop with the open containers as
+  // bits (1: object) rather than a call per value: most values are scalars in small objects.
   const char* scan_value(const char* p, std::size_t depth) {
+    const std::size_t room = depth < k_max_depth ? k_max_depth - depth : 0;  // containers that may open
+    std::size_t level = 0;                                                    // containers open
+    std::uint64_t objects = 0;                                                // bit i: container i+1 is an object
+  value:
     p = skip_plain_ws(p, m_end);
     if (p == m_end) return nullptr;
     switch (*p) {
-      case '{': return scan_object(p, depth + 1);
-      case '[': return scan_array(p, depth + 1);
+      case '{':
+        if (level >= room) return nullptr;
+        objects |= std::uint64_t{1} << level++;
+        p = skip_plain_ws(p + 1, m_end);
+        if (p == m_end || *p != '}') goto key;
+        ++p;
+        --level;
+        goto after;
+      case '[':
+        if (level >= room) return nullptr;
+        objects &= ~(std::uint64_t{1} << level++);
+        p = skip_plain_ws(p + 1, m_end);
+        if (p == m_end || *p != ']') goto value;
+        ++p;
+        --level;
+        goto after;
       case '"': {
         std::string_view s;
-        return scan_string(p, s);
+        p = scan_string(p, s);
+        break;
       }
-      case 't': return literal(p, "true");
-      case 'f': return literal(p, "false");
-      case 'n': return literal(p, "null");
-      case 'N': return non_finite(p, "NaN");
-      case 'I': return non_finite(p, "Infinity");
-      default: return scan_number(p);
+      case 't': p = literal(p, "true"); break;
+      case 'f': p = literal(p, "false"); break;
+      case 'n': p = literal(p, "null"); break;
+      case 'N': p = non_finite(p, "NaN"); break;
+      case 'I': p = non_finite(p, "Infinity"); break;
+      default: p = scan_number(p);
     }
+    if (p == nullptr) return nullptr;
+  after:  // a value has ended
+    if (level == 0) return p;
+    p = skip_plain_ws(p, m_end);
+    if (p == m_end) return nullptr;
+    if ((objects >> (level - 1)) & 1) {
+      if (*p == ',') {
+        p = skip_plain_ws(p + 1, m_end);
+        goto key;
+      }
+      if (*p != '}') return nullptr;
+    } else {
+      if (*p == ',') {
+        ++p;
+        goto value;
+      }
+      if (*p != ']') return nullptr;
+    }
+    ++p;
+    --level;
+    goto after;
+  key:  // at an object's key
+  {
+    std::string_view k;
+    p = scan_string(p, k);
+    if (p == nullptr || !m_watch.key(k)) return nullptr;
   }
-
-  // At '{' / '['.
-  const char* scan_object(const char* p, std::size_t depth) {
-    if (depth > k_max_depth) return nullptr;
-    p = skip_plain_ws(p + 1, m_end);
-    if (p != m_end && *p == '}') return p + 1;
-    while (true) {
-      std::string_view k;
-      p = scan_string(p, k);
-      if (p == nullptr || !m_watch.key(k)) return nullptr;
-      p = skip_plain_ws(p, m_end);
-      if (p == m_end || *p != ':') return nullptr;
-      p = scan_value(p + 1, depth);
-      if (p == nullptr) return nullptr;
-      p = skip_plain_ws(p, m_end);
-      if (p == m_end) return nullptr;
-      if (*p == '}') return p + 1;
-      if (*p != ',') return nullptr;
-      p = skip_plain_ws(p + 1, m_end);
-    }
-  }
-
-  const char* scan_array(const char* p, std::size_t depth) {
-    if (depth > k_max_depth) return nullptr;
-    p = skip_plain_ws(p + 1, m_end);
-    if (p != m_end && *p == ']') return p + 1;
-    while (true) {
-      p = scan_value(p, depth);
-      if (p == nullptr) return nullptr;
-      p = skip_plain_ws(p, m_end);
-      if (p == m_end) return nullptr;
-      if (*p == ']') return p + 1;
-      if (*p != ',') return nullptr;
-      ++p;
-    }
+    p = skip_plain_ws(p, m_end);
+    if (p == m_end || *p != ':') return nullptr;
+    ++p;
+    goto value;
   }
 
   const char* m_p;
