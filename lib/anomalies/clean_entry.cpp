@@ -74,4 +74,9 @@ bool CleanEntryRule::clean(std::string_view entry_text) const {
   return scan.whole_value();
 }
 
+const char* CleanEntryRule::clean_value(const char* p, const char* end) const {
+  pyjson::PlainScanner<CleanWatch> scan(p, end, CleanWatch(m_limit, m_limit_decades));
+  return scan.value(0) ? scan.pos() : nullptr;
+}
+
 }  // namespace msdump::anomalies

@@ -25,6 +25,9 @@ class CleanEntryRule {
   // smallest magnitude an overflow risk can have; bfloat16's limit is larger).
   explicit CleanEntryRule(double overflow_fraction);
   bool clean(std::string_view entry_text) const;
+  // The same for the value at p (whitespace before it skipped) in text that may go on after
+  // it: past its end when it is clean, else nullptr (also when it does not end before `end`).
+  const char* clean_value(const char* p, const char* end) const;
   double magnitude_limit() const { return m_limit; }
 
  private:

@@ -5,6 +5,7 @@
 #include <memory>
 #include <fmt/format.h>
 
+#include "anomalies/block_scan.h"
 #include "anomalies/clean_entry.h"
 #include "anomalies/module_tree.h"
 #include "anomalies/nested_origins.h"
@@ -69,6 +70,14 @@ std::optional<Tracked> scan_in_parallel(const ByteSource& src, const ScanOptions
   }
 }
 
+// Without tensor files: the block pass (block_scan.h), nullopt when it gave up.
+std::optional<Tracked> scan_blocks(const ByteSource& src, const ScanOptions& so, int threads) {
+  if (so.tensor_dir) return std::nullopt;
+  Tracked t{std::make_unique<OriginTracker>(), std::nullopt};
+  if (!scan_in_blocks(src, so, threads, *t.first)) return std::nullopt;
+  return t;
+}
+
 // One entry at a time (the reference messages for syntax errors).
 Result<Tracked> scan_one_by_one(const ByteSource& src, const ScanOptions& so) {
   Tracked t{std::make_unique<OriginTracker>(), std::nullopt};
@@ -129,7 +138,12 @@ Result<DumpAnomalies> scan_dump(const ScanDumpOptions& o) {
   out.from_tensor_files = so.tensor_dir.has_value();
 
   auto tracked = dump::parallel_else_one_by_one<Tracked>(
-      true, [&] { return scan_in_parallel(**src, so, o.threads); }, [&] { return scan_one_by_one(**src, so); });
+      true,
+      [&] {
+        auto blocks = scan_blocks(**src, so, o.threads);
+        return blocks ? std::move(blocks) : scan_in_parallel(**src, so, o.threads);
+      },
+      [&] { return scan_one_by_one(**src, so); });
   if (!tracked) return tracked.error();
   if (tracked->second) return tracked->second->with_context(fmt::format("'{}'", *dump_path));
   out.analysis = tracked->first->finish();

@@ -3,10 +3,13 @@
 //
 //   ScanDumpOptions -> Result<DumpAnomalies>
 //
-// One streaming pass over dump.json on the parallel raw-entry path verify uses
-// (dump/entry_workers.h): a reader thread cuts the entries, worker threads parse and scan
-// them (entry_scan.h, tensor files read there too), and the caller follows origins in file
-// order (origin_tracker.h). construct.json, when present, names each anomaly's module.
+// One streaming pass over dump.json. Without tensor files it is the block pass
+// (block_scan.h: each thread reads and scans blocks of the file, entries with nothing to report
+// told from their text); with them, or when the block pass gives up, the parallel raw-entry path
+// verify uses (dump/entry_workers.h: a reader thread cuts the entries, worker threads parse and
+// scan them, tensor files read there too); a file neither vouches for is read one entry at a
+// time, whose messages are the reference. The caller follows origins in file order
+// (origin_tracker.h). construct.json, when present, names each anomaly's module.
 // The Result fails on unreadable input: a missing dump, invalid JSON (file, line, column), an
 // unreadable tensor file or construct.json.
 

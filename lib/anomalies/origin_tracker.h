@@ -37,6 +37,8 @@ class OriginTracker {
  public:
   // The next entry in dump.json order.
   void add(const EntryScan& entry);
+  // The next `n` entries, in which scanning found nothing (what add() of each would do).
+  void add_clean(std::uint64_t n) { m_result.entries += n; }
   DumpAnalysis finish() { return std::move(m_result); }
 
  private:
