@@ -1,15 +1,20 @@
 // libFuzzer target: a dump.json in memory, streamed entry by entry as verify and convert read
 // it (pyjson::DumpJsonStream), also with raw entries checked against the parsed ones (the
 // verifier's parallel pass), and parsed whole (pyjson::parse_json, as for stack.json and
-// construct.json).
+// construct.json); and anomalies' clean-entry rule and block pass against entries parsed one by one.
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "anomalies/block_scan.h"
+#include "anomalies/clean_entry.h"
+#include "anomalies/entry_scan.h"
+#include "anomalies/origin_tracker.h"
 #include "core/byte_source.h"
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
@@ -115,6 +120,57 @@ void check_raw_mode(const msdump::ByteSource& src) {
   }
 }
 
+// The analysis anomalies makes from the document's entries in order, parsed one by one (the
+// reference); nullopt when the normal stream fails.
+std::optional<msdump::anomalies::DumpAnalysis> anomalies_one_by_one(const msdump::ByteSource& src,
+                                                                    const msdump::anomalies::ScanOptions& o) {
+  msdump::pyjson::DumpJsonStream stream(src);
+  msdump::pyjson::DumpEvent ev;
+  msdump::anomalies::OriginTracker tracker;
+  for (;;) {
+    auto more = stream.next(ev);
+    if (!more) return std::nullopt;
+    if (!*more) return tracker.finish();
+    if (ev.type == msdump::pyjson::DumpEvent::Type::entry) tracker.add(msdump::anomalies::scan_entry(ev.key, ev.value, o));
+  }
+}
+
+bool same(const msdump::anomalies::DumpAnalysis& a, const msdump::anomalies::DumpAnalysis& b) {
+  if (a.entries != b.entries || a.origins != b.origins || a.anomalies.size() != b.anomalies.size()) return false;
+  for (std::size_t i = 0; i < a.anomalies.size(); ++i)
+    if (a.anomalies[i].entry != b.anomalies[i].entry || a.anomalies[i].message != b.anomalies[i].message ||
+        a.anomalies[i].pointer != b.anomalies[i].pointer)
+      return false;
+  return true;
+}
+
+// The properties anomalies' fast passes rely on: an entry text CleanEntryRule calls clean parses
+// and holds nothing to report; the block pass (anomalies/block_scan.h), at any block size, gives
+// the one-by-one analysis or gives up.
+void check_anomalies(const msdump::ByteSource& src) {
+  msdump::anomalies::ScanOptions o;
+  const msdump::anomalies::CleanEntryRule rule(o.overflow_fraction);
+  msdump::pyjson::DumpStreamOptions raw_options;
+  raw_options.raw_entries = true;
+  msdump::pyjson::DumpJsonStream raw(src, raw_options);
+  msdump::pyjson::DumpEvent ev;
+  for (auto more = raw.next(ev); more && *more; more = raw.next(ev)) {
+    if (ev.type != msdump::pyjson::DumpEvent::Type::entry || !ev.is_raw || !rule.clean(ev.raw)) continue;
+    auto parsed = msdump::pyjson::parse_json(ev.raw);
+    if (!parsed) __builtin_trap();
+    const auto scan = msdump::anomalies::scan_entry(ev.key, *parsed, o);
+    if (scan.tensor_input || scan.argument || !scan.outputs.empty() || !scan.stat_overflows.empty() ||
+        !scan.overflow_risks.empty())
+      __builtin_trap();
+  }
+  const auto want = anomalies_one_by_one(src, o);
+  for (const std::uint64_t block : {std::uint64_t{16}, std::uint64_t{200}, msdump::anomalies::k_scan_block_bytes}) {
+    msdump::anomalies::OriginTracker tracker;
+    if (!msdump::anomalies::scan_in_blocks(src, o, 2, tracker, block)) continue;
+    if (!want || !same(tracker.finish(), *want)) __builtin_trap();
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -129,6 +185,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   check_raw_mode(src);
+  check_anomalies(src);
   if (auto whole = msdump::pyjson::parse_json(bytes)) walk_value(*whole);
   return 0;
 }
