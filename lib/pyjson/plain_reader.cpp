@@ -1,16 +1,12 @@
 #include "pyjson/plain_reader.h"
 
+#include <limits>
 
 #include "pyjson/plain_ascii.h"
-#include <limits>
+#include "pyjson/plain_scanner.h"
 
 namespace msdump::pyjson {
 namespace {
-
-const char* skip_ws(const char* p, const char* end) {
-  while (p != end && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) ++p;
-  return p;
-}
 
 // The closing quote of the plain string whose opening quote is at p (its first byte that is not
 // plain is that quote).
@@ -21,7 +17,7 @@ const char* string_end(const char* p, const char* end) { return skip_plain_ascii
 Result<const Value*> PlainReader::read(std::string_view text) {
   m_end = text.data() + text.size();
   m_error.reset();
-  if (value(skip_ws(text.data(), m_end), m_value) == nullptr) return *m_error;
+  if (value(skip_plain_ws(text.data(), m_end), m_value) == nullptr) return *m_error;
   return &m_value;
 }
 
@@ -31,7 +27,7 @@ const char* PlainReader::value(const char* p, Value& into) {
       if (!into.is_object()) into = Value::object();
       auto& members = into.as_object();
       std::size_t n = 0;
-      p = skip_ws(p + 1, m_end);
+      p = skip_plain_ws(p + 1, m_end);
       if (*p != '}') {
         while (true) {
           const char* q = string_end(p, m_end);
@@ -39,12 +35,12 @@ const char* PlainReader::value(const char* p, Value& into) {
           Member& m = members[n++];
           const std::string_view key(p + 1, static_cast<std::size_t>(q - p - 1));
           if (m.key != key) m.key.assign(key);  // leaves in a row mostly have the same keys
-          p = skip_ws(skip_ws(q + 1, m_end) + 1, m_end);  // past ':'
+          p = skip_plain_ws(skip_plain_ws(q + 1, m_end) + 1, m_end);  // past ':'
           p = value(p, m.value);
           if (p == nullptr) return nullptr;
-          p = skip_ws(p, m_end);
+          p = skip_plain_ws(p, m_end);
           if (*p == '}') break;
-          p = skip_ws(p + 1, m_end);  // past ','
+          p = skip_plain_ws(p + 1, m_end);  // past ','
         }
       }
       members.resize(n);
@@ -54,15 +50,15 @@ const char* PlainReader::value(const char* p, Value& into) {
       if (!into.is_array()) into = Value::array();
       auto& items = into.as_array();
       std::size_t n = 0;
-      p = skip_ws(p + 1, m_end);
+      p = skip_plain_ws(p + 1, m_end);
       if (*p != ']') {
         while (true) {
           if (n == items.size()) items.emplace_back();
           p = value(p, items[n++]);
           if (p == nullptr) return nullptr;
-          p = skip_ws(p, m_end);
+          p = skip_plain_ws(p, m_end);
           if (*p == ']') break;
-          p = skip_ws(p + 1, m_end);  // past ','
+          p = skip_plain_ws(p + 1, m_end);  // past ','
         }
       }
       items.resize(n);
