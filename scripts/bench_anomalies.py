@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Whole-process `msdump anomalies` vs `msdump verify` on the verify benchmark's dump.json, in the
-same interleaved rounds: anomalies must keep at least verify's throughput (both stream the file
-once on the parallel raw-entry path; anomalies scans each entry's leaves where verify checks its
-schema and semantics).
+same interleaved rounds: anomalies must keep at least verify's throughput (both read the file
+once on two threads; verify parses every entry and checks its schema and semantics, anomalies
+tells the entries with nothing to report from their text and parses the others).
 
 The file is the one scripts/bench_verify.py uses (scripts/bench_gen_dump.py: real msprobe
 entries replicated under fresh names), generated once into --dir and reused. Each round runs

@@ -40,7 +40,7 @@ class Window {
     want = std::min(want, m_src.size());
     const std::size_t n = static_cast<std::size_t>(want > begin ? want - begin : 0);
     if (n > m_capacity) {
-      m_buf = std::make_unique<char[]>(n);
+      m_buf = std::make_unique_for_overwrite<char[]>(n);
       m_capacity = n;
     }
     m_begin = begin;
