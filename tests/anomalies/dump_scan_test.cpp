@@ -2,7 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include <fmt/format.h>
+
 #include <fstream>
+
+#include "pyjson/json_reader.h"
+#include "pyjson/json_writer.h"
 
 #include "test_util.h"
 
@@ -63,6 +68,40 @@ TEST_SUITE("msdump::anomalies") {
     REQUIRE(r);
     CHECK(r->analysis.entries == 4);
     CHECK(r->analysis.origins == 2);
+  }
+
+  TEST_CASE("scan_dump: a dump of several blocks, as json.dump(indent=1) writes it and on one line, same analysis") {
+    // ~2.6 MB: the indented copy takes the block pass, the one-line copy (no entry lines after its
+    // first block) the entry-workers pass.
+    std::string data;
+    for (int i = 0; i < 6000; ++i) {
+      const char* max = i % 997 == 5 ? "NaN" : i % 1499 == 7 ? "65504.0" : "1.5";
+      data += fmt::format("{}\"Torch.mul.{}.forward\": {{\"input_args\": [{{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float16\", \"shape\": [2], \"Max\": 1.0, \"Min\": 0.0, \"Mean\": 0.5, \"Norm\": 1.0}}], \"input_kwargs\": {{}}, \"output\": [{{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float16\", \"shape\": [2], \"Max\": {}, \"Min\": 0.0, \"Mean\": 0.5, \"Norm\": 1.0}}]}}",
+                          i ? ", " : "", i, max);
+    }
+    const std::string one_line = "{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"dump_data_dir\": null, \"data\": {" + data + "}}";
+    const std::string indented = *pyjson::to_python_json(*pyjson::parse_json(one_line));
+    REQUIRE(indented.size() > 2 * (std::size_t{1} << 20));
+    testing::TempDir a, b;
+    ScanDumpOptions o;
+    o.path = write(a, indented);
+    auto from_blocks = scan_dump(o);
+    o.path = write(b, one_line);
+    auto from_workers = scan_dump(o);
+    REQUIRE(from_blocks);
+    REQUIRE(from_workers);
+    const DumpAnalysis& x = from_blocks->analysis;
+    const DumpAnalysis& y = from_workers->analysis;
+    CHECK(x.entries == 6000);
+    CHECK(x.entries == y.entries);
+    CHECK(x.origins == 7);
+    CHECK(x.origins == y.origins);
+    REQUIRE(x.anomalies.size() == y.anomalies.size());
+    CHECK(x.count(Severity::warning) == 4);  // the float16 outputs at 65504
+    for (std::size_t i = 0; i < x.anomalies.size(); ++i) {
+      CHECK(x.anomalies[i].entry == y.anomalies[i].entry);
+      CHECK(x.anomalies[i].message == y.anomalies[i].message);
+    }
   }
 
   TEST_CASE("scan_dump: unreadable input fails naming the file and the position") {
