@@ -217,9 +217,13 @@ bool scan_in_blocks(const ByteSource& source, const ScanOptions& options, int th
         if (!s) s = std::make_unique<BlockScanner>(source, options, *data_start, block_bytes);
         return s->scan(i);
       },
-      [&](std::size_t, Block&& b) {
+      [&](std::size_t i, Block&& b) {
         if (!b.ok) return false;
-        if (!b.start) return true;
+        // A block without an entry line must lie inside an entry: the next entry cannot begin
+        // in it (else that entry's line is not where the layout puts it: give up now, not at
+        // the end of the file).
+        const std::uint64_t block_end = std::min<std::uint64_t>(source.size(), *data_start + (i + 1) * block_bytes);
+        if (!b.start) return ended || expected >= block_end;
         if (ended || *b.start != expected) return false;
         std::uint64_t added = 0;
         for (const auto& [index, scan] : b.scanned) {
