@@ -68,7 +68,7 @@ void add_anomalies_command(CLI::App& app, int& exit_code) {
   sub->add_flag("--strict", cmd->strict, "Warnings (stat overflows, overflow risks, unexplained propagation) fail too");
   sub->add_option("--report", cmd->format, "Report format: text, json, junit")->check(CLI::IsMember({"text", "json", "junit"}));
   sub->add_option("-o,--output", cmd->output, "Write the report to this file (atomically) instead of stdout");
-  sub->add_option("--threads", cmd->scan.threads, "Threads for the entries of one dump.json (at least 2 run: a reader and the caller)")
+  sub->add_option("--threads", cmd->scan.threads, "Threads for the entries of one dump.json (at least 2 run)")
       ->check(CLI::Range(1, 256));
   sub->footer("Exit codes: 0 no origin (warnings and info alone; --strict makes warnings fail); 1 origins found; "
               "2 usage error or unreadable input.");

@@ -27,7 +27,7 @@ struct ScanDumpOptions {
   std::optional<std::string> tensors;  // tensor directory (default: dump_tensor_data/ beside dump.json)
   bool use_tensors = true;             // judge tensors from their files when there are any
   double overflow_fraction = 1.0;      // overflow risk from this fraction of the dtype's limit
-  int threads = 2;                     // for the entries (at least 2: a reader and the caller)
+  int threads = 2;                     // for the entries (at least 2 run: blocks on each, or a reader and the caller)
 };
 
 struct DumpAnomalies {
