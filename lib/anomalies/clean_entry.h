@@ -1,7 +1,8 @@
 #pragma once
 // Whether an entry's text alone shows that scanning it (entry_scan.h) would find nothing, so
 // that the parallel pass can skip building its tree: most entries of a dump hold no NaN or Inf,
-// and checking their text is several times cheaper than parsing it.
+// and checking their text costs far less than parsing it (docs/performance.md "Anomalies:
+// entries with nothing to report, told from their text, in blocks").
 //
 // An entry is clean when its text is valid JSON in the plain form (pyjson/plain_scanner.h; what
 // parse_json accepts) and holds
@@ -28,7 +29,6 @@ class CleanEntryRule {
   // The same for the value at p (whitespace before it skipped) in text that may go on after
   // it: past its end when it is clean, else nullptr (also when it does not end before `end`).
   const char* clean_value(const char* p, const char* end) const;
-  double magnitude_limit() const { return m_limit; }
 
  private:
   double m_limit;

@@ -71,7 +71,6 @@ class PlainScanner {
 
   const char* pos() const { return m_p; }
   bool done() const { return m_p == m_end; }
-  Watch& watch() { return m_watch; }
 
   void ws() { m_p = skip_plain_ws(m_p, m_end); }
   bool eat(char c) {

@@ -1,9 +1,5 @@
 #include "trace/event_scan.h"
 
-#include <array>
-#include <cstdint>
-#include <cstring>
-
 #include "pyjson/container_skip.h"
 #include "pyjson/plain_ascii.h"
 #include "pyjson/plain_scanner.h"
