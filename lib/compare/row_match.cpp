@@ -231,12 +231,15 @@ KeyHash RowKeyer::hashed(const Row& row, std::string_view entry) {
 std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>& npu, const std::vector<KeyHash>& bench,
                                                       bool fuzzy) {
   if (!fuzzy) {
-    // The bench keys sorted with their rows (20 bytes a row, no hash table): each NPU key's
-    // first bench row by binary search.
+    // The bench keys sorted with their rows (20 bytes a row, no hash table), found by binary
+    // search. A key of one bench row pairs it with every NPU row of the key; a key of several
+    // pairs them in order, past the taken ones (the top bit of `row` marks a taken row; rows
+    // are fewer than 2^31).
     struct Keyed {
       KeyHash key;
       std::uint32_t row;
     };
+    constexpr std::uint32_t k_taken = std::uint32_t{1} << 31;
     std::vector<Keyed> sorted;
     sorted.reserve(bench.size());
     for (std::uint32_t i = 0; i < bench.size(); ++i)
@@ -249,7 +252,16 @@ std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>
     for (std::size_t i = 0; i < npu.size(); ++i) {
       if (npu[i] == k_no_key) continue;
       auto it = std::lower_bound(sorted.begin(), sorted.end(), npu[i], [&](const Keyed& a, const KeyHash& k) { return less(a.key, k); });
-      if (it != sorted.end() && it->key == npu[i]) out[i] = it->row;
+      if (it == sorted.end() || it->key != npu[i]) continue;
+      const bool alone = it + 1 == sorted.end() || it[1].key != npu[i];
+      if (alone) {  // every NPU row of the key pairs with it (several may, under a data mapping)
+        out[i] = it->row & ~k_taken;
+        continue;
+      }
+      while (it != sorted.end() && it->key == npu[i] && (it->row & k_taken) != 0) ++it;
+      if (it == sorted.end() || it->key != npu[i]) continue;  // more NPU rows than bench rows
+      out[i] = it->row;
+      it->row |= k_taken;
     }
     return out;
   }

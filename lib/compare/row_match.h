@@ -3,7 +3,11 @@
 // most one bench row; the table keeps NPU order and shows bench rows only through their partner.
 //   exact (default)  key = the row name with its entry replaced by the entry's match key
 //                    (dump::MatchKeys: backward counters become backward order), on both sides;
-//                    an NPU row takes the first bench row with its key.
+//                    an NPU row takes the bench row with its key (several NPU rows may take one,
+//                    as a data mapping of several names to one does). Where several bench rows
+//                    share a key (msprobe names the items of a parameters_grad list alike), the
+//                    k-th NPU row of the key takes the k-th and NPU rows beyond them stay
+//                    unpaired; msprobe joins them all against all.
 //   fuzzy            counter-blind keys (a row's text before its first `forward`/`backward`
 //                    loses its last dotted component: `Tensor.__mul__.3.forward.input.0` ->
 //                    `Tensor.__mul__.forward.input.0`) paired by msprobe's sequential queue
@@ -86,8 +90,8 @@ class RowKeyer {
   std::unique_ptr<State> m_state;
 };
 
-// Pairs by hashed keys: exact, the first bench row with the NPU row's key; fuzzy, msprobe's
-// queue algorithm. No dtype gate.
+// Pairs by hashed keys: exact, as above (a key's bench row, or its k-th of several); fuzzy,
+// msprobe's queue algorithm. No dtype gate.
 std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>& npu, const std::vector<KeyHash>& bench,
                                                       bool fuzzy);
 

@@ -126,6 +126,20 @@ TEST_SUITE("msdump::compare") {
     CHECK(m.bench_of == Pairs{1, std::nullopt, 2, 4, 5});
     CHECK(m.bench_only == std::vector<std::uint32_t>{0, 3});
   }
+  TEST_CASE("exact pairing: rows named alike (the items of a parameters_grad list) pair in order") {
+    auto npu = dump(), bench = dump();
+    add(npu, "Module.fc.Linear.parameters_grad.0", {".weight", ".extra", ".extra", ".extra"});
+    add(bench, "Module.fc.Linear.parameters_grad.0", {".extra", ".weight", ".extra"});
+    const auto m = match_rows(npu, bench, {});
+    // msprobe joins every ".extra" row with every other (six rows); each is paired once here.
+    CHECK(m.bench_of == Pairs{1, 0, 2, std::nullopt});
+    CHECK(m.bench_only.empty());
+    // A key of one bench row pairs with every NPU row of the key.
+    auto npu2 = dump(), bench2 = dump();
+    add(npu2, "Module.fc.Linear.parameters_grad.0", {".extra", ".extra"});
+    add(bench2, "Module.fc.Linear.parameters_grad.0", {".extra"});
+    CHECK(match_rows(npu2, bench2, {}).bench_of == Pairs{0, 0});
+  }
   TEST_CASE("dtype gate: float16/float32/bfloat16 pair among themselves, anything else must be equal") {
     CHECK(dtypes_pair("torch.bfloat16", "torch.float32", false));
     CHECK(dtypes_pair("torch.float16", "torch.bfloat16", false));
