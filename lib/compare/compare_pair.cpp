@@ -15,6 +15,7 @@
 #include "compare/dump_index.h"
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics.h"
+#include "compare/unmatched_stats.h"
 #include "compare/xlsx_writer.h"
 #include "core/byte_source.h"
 #include "core/ordered_pool.h"
@@ -107,6 +108,7 @@ struct PassInputs {
   const std::vector<std::uint32_t>& bench_of;  // per NPU row
   const StackLookup& stacks;
   TensorDirs dirs;
+  IntsAsFloats unmatched_ints;  // the statistics of NPU rows without a partner (unmatched_stats.h)
 };
 
 // One entry's side of the table: its rows come from the fetchers; of the dump's own fields,
@@ -151,6 +153,8 @@ std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, 
       }
       g->bench.rows.push_back((*bench_rows)->rows[b - in.bench.index.entries[be].first_row]);
       tr.bench = static_cast<std::uint32_t>(g->bench.rows.size() - 1);
+    } else {
+      apply_unmatched_int_rule(g->npu.rows[k], in.unmatched_ints);
     }
     g->table.rows.push_back(std::move(tr));
   }
@@ -450,12 +454,16 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   }
   std::vector<bool> taken;
   const auto bench_of = pair_sides(npu->index, bench->index, o, cross, taken);
+  std::vector<bool> paired(bench_of.size());
+  for (std::size_t i = 0; i < bench_of.size(); ++i) paired[i] = bench_of[i] != k_unpaired;
+  const auto unmatched_ints = unmatched_int_rule(npu->index.stat_kinds, paired);
   // The keys are done with: pass 2 needs the ranges and the partners only.
   for (auto* side : {&npu->index, &bench->index}) {
     side->keys = {};
     side->dtypes = {};
+    side->stat_kinds = {};
   }
-  const PassInputs in{spec, *mode, *npu, *bench, bench_of, *stacks, tensor_dirs(spec)};
+  const PassInputs in{spec, *mode, *npu, *bench, bench_of, *stacks, tensor_dirs(spec), unmatched_ints};
   std::error_code ec;
   {
     PairStream stream(in, o.threads, o.diff_analyze, r);

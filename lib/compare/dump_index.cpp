@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "compare/unmatched_stats.h"
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/plain_ascii.h"
@@ -142,6 +143,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     for (const auto& r : rows) {
       index.keys.push_back(keyer.hashed(r, ev.key));
       index.dtypes.push_back(dtype_id(index, r.dtype));
+      index.stat_kinds.push_back(stat_kinds(r));
     }
     index.row_count = static_cast<std::uint32_t>(index.keys.size());
   }

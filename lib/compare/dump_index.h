@@ -2,7 +2,7 @@
 // compare's streaming view of one dump.json, so that a pair is compared in memory that does not
 // grow with its rows' contents (docs/compare.md "Memory"):
 //   index_dump    pass 1: every entry's byte range and, per row, its pairing key (a 128-bit hash,
-//                 row_match.h) and dtype; 24 bytes per entry and 18 per row
+//                 row_match.h) and dtype and statistic cell types; 24 bytes per entry and 19 per row
 //   EntryFetcher  pass 2: one entry's name and rows again, read from its range (a window of the
 //                 file for runs of neighbouring entries, a few entries cached)
 
@@ -40,6 +40,7 @@ struct DumpIndex {
   std::vector<EntryExtent> entries;        // entries with a direction, in file order
   std::vector<KeyHash> keys;               // per row, in parse order
   std::vector<std::uint16_t> dtypes;       // per row: index into dtype_names
+  std::vector<std::uint8_t> stat_kinds;    // per row: its statistic cells' types (unmatched_stats.h)
   std::vector<std::string> dtype_names;
   std::optional<Error> error;              // as DumpRows::error: entries before it are indexed
   std::uint32_t row_count = 0;             // (keys and dtypes may be dropped once paired)

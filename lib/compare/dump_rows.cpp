@@ -76,22 +76,26 @@ void append_python_str(std::string& out, const Value& v) {
 }
 
 // A statistic as msprobe's table holds it: numbers typed, NaN -> "Nan", null or missing ->
-// "None", bools as their text (a tensor descriptor's bools are turned into text).
-Cell stat_cell(const Value* v) {
+// "None", bools as their text (a tensor descriptor's bools are turned into text). `kept`: a
+// float keeps its str() (pass 2); without it (pass 1, FlattenDetail::names_and_dtypes) only the
+// cell's type and value are made.
+Cell stat_cell(const Value* v, bool kept) {
   if (v == nullptr || v->is_null()) return Cell::text(std::string(k_none));
   switch (v->kind()) {
     case Kind::integer: return Cell::integer(v->as_int());
     case Kind::big_integer: return Cell::big_integer(v->as_big_integer());
-    case Kind::floating: return v->as_float() != v->as_float() ? Cell::text(std::string(k_nan)) : Cell::floating_kept(v->as_float());
+    case Kind::floating:
+      if (v->as_float() != v->as_float()) return Cell::text(std::string(k_nan));
+      return kept ? Cell::floating_kept(v->as_float()) : Cell::floating(v->as_float());
     case Kind::boolean: return Cell::text(v->as_bool() ? "True" : "False");
     default: return Cell::text(python_str(*v));
   }
 }
 
 // A scalar's own value in its four statistic cells: kept typed (bools stay bools).
-Cell value_cell(const Value* v) {
+Cell value_cell(const Value* v, bool kept) {
   if (v != nullptr && v->is_bool()) return Cell::boolean(v->as_bool());
-  return stat_cell(v);
+  return stat_cell(v, kept);
 }
 
 std::string python_type_text(const Value* v) {
@@ -226,8 +230,8 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
   const Value* value = f.value;
   const Value* dtype = f.dtype;
   const Value* md5 = f.md5;
-  if (!names_only)
-    for (int i = 0; i < 4; ++i) r.stats[i] = stat_cell(f.stats[i]);
+  const bool kept = !names_only;
+  for (int i = 0; i < 4; ++i) r.stats[i] = stat_cell(f.stats[i], kept);
   const bool has_dtype = dtype != nullptr && !dtype->is_null() && !(dtype->is_string() && dtype->as_string().empty()) &&
                          !(dtype->is_bool() && !dtype->as_bool());
   if (has_dtype) {
@@ -237,12 +241,6 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
     if (shape == nullptr || shape->is_null()) r.shape = std::string(k_none);
     else if (!shape->is_array()) return fail("shape must be an array, got " + std::string(pyjson::kind_name(shape->kind())));
     else if (!names_only) r.shape = python_str(*shape);
-  } else if (names_only) {
-    std::string_view last, second_last;
-    last_two(name, last, second_last);
-    const bool special = type == "torch.Size" || type == "slice" || type == "ellipsis" || type == "torch.ProcessGroup" ||
-                         last == "src" || last == "dst" || last == "group_src" || last == "group_dst";
-    r.dtype = special ? type : python_type_text(value);
   } else {
     std::string_view last, second_last;
     last_two(name, last, second_last);
@@ -255,7 +253,7 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
       r.shape = fmt::format("({},)", value && value->is_array() ? value->size() : 0);
       if (value && !value->is_array()) r.shape = "()";
     } else if (type == "ellipsis") {
-      for (auto& c : r.stats) c = value_cell(value);
+      for (auto& c : r.stats) c = value_cell(value, kept);
     } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
       text_all(value ? python_str(*value) : "None");
       r.md5 = value ? python_str(*value) : "None";
@@ -265,7 +263,7 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
       r.md5 = ranks ? python_str(*ranks) : "None";
     } else {
       r.dtype = python_type_text(value);
-      for (auto& c : r.stats) c = value_cell(value);
+      for (auto& c : r.stats) c = value_cell(value, kept);
     }
   }
   if (r.md5.empty() && !names_only) {

@@ -69,8 +69,9 @@ EntryKind entry_kind(std::string_view entry_name);
 // without its last dot-suffix. Fails (invalid_input) naming the JSON path on a shape that is
 // not an array, a requires_grad that is not a boolean, or nesting deeper than
 // k_max_leaf_depth.
-// FlattenDetail::names_and_dtypes fills only name, entry, state, dtype and data_name (what pairing
-// reads), with the same checks and failures.
+// FlattenDetail::names_and_dtypes fills only name, entry, state, dtype, data_name (what pairing
+// reads) and the statistic cells' types (floats without their text), with the same checks and
+// failures.
 inline constexpr int k_max_leaf_depth = 64;
 enum class FlattenDetail : std::uint8_t { full, names_and_dtypes };
 Result<void> flatten_entry(std::string_view name, std::uint32_t entry_index, const pyjson::Value& entry,

@@ -15,6 +15,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/compare/api_mapping.cpp
   lib/compare/row_match.cpp
   lib/compare/stats_diff.cpp
+  lib/compare/unmatched_stats.cpp
   lib/compare/checkers.cpp
   lib/compare/cell.cpp
   lib/compare/python_repr.cpp
@@ -33,6 +34,7 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/compare/api_mapping_test.cpp
   tests/compare/row_match_test.cpp
   tests/compare/stats_diff_test.cpp
+  tests/compare/unmatched_stats_test.cpp
   tests/compare/checkers_test.cpp
   tests/compare/cell_test.cpp
   tests/compare/python_repr_test.cpp

@@ -675,6 +675,8 @@ def make_cases():
             cases.append({"name": f"{pair} {run} first difference/divergence", "kind": "truth",
                           "npu": f"{pair}/{run}/npu", "bench": f"{pair}/{run}/bench", "flags": [],
                           "truth": f"{pair}/TRUTH.json"})
+    import gen_compare_variants  # the variant pairs (testdata/compare/variants/)
+    cases.extend(gen_compare_variants.cases())
     write_json(os.path.join(OUT, "cases.json"), {
         "comment": "Cases of tests/golden/run_compare_goldens.py (made by testdata/gen/"
                    "gen_compare_pairs.py make-cases): paths relative to testdata/compare; '@data/' "

@@ -1,0 +1,433 @@
+#!/usr/bin/python3
+"""Variant pairs for `msdump compare`: real msprobe dump pairs (testdata/compare/) with entries
+rewritten, by seeded rules, into the leaf kinds and edge cases msprobe writes but the sample
+models do not make (scalars of every type, nested containers, NaN / Infinity / null / integer
+/ boolean statistics, 0-d and empty tensors, dtype and shape mismatches, distributed leaves,
+missing and extra entries), and msprobe's own compare table for each.
+
+msprobe is NOT part of this repository and no test needs it; this script is how the reference
+tables under testdata/compare/variants/ were made and can be remade (the Debian interpreter and
+msprobe's python tree, as for gen_compare_pairs.py, whose driver runs msprobe here):
+
+    /usr/bin/python3 testdata/gen/gen_compare_variants.py --msprobe /tmp/msprobe/python all
+    /usr/bin/python3 testdata/gen/gen_compare_pairs.py --msprobe /tmp/msprobe/python make-cases
+
+`all` rewrites testdata/compare/variants/ (the dumps and msprobe's outputs); make-cases adds one
+table case per variant to cases.json (gen_compare_pairs.make_cases calls `cases()` here).
+
+Every variant starts from both sides of one real pair (BASES) and applies one theme (THEMES) to
+both sides with one seed, so a differing row points at one rule. Values are written the way
+msprobe writes them (json.dump, indent 1; NaN and Infinity as Python's json writes them), and the
+leaf forms follow msprobe's dump format (docs/compare.md "Rows"). stack.json and construct.json
+are the base pair's: entries a theme adds have no stack.
+"""
+
+import argparse
+import copy
+import json
+import math
+import os
+import random
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen_compare_pairs as gcp  # noqa: E402  (the msprobe driver and the file helpers)
+
+OUT = os.path.join(gcp.OUT, "variants")
+
+# (name, pair, run): the real pairs the variants start from.
+BASES = {
+    "mix": ("cnn_bug_vs_ref", "mix_statistics"),
+    "md5": ("cnn_extra_call", "L1_md5"),
+    "l1": ("cnn_bias_log", "L1_statistics"),
+    "tensor": ("cnn_bug_vs_ref", "L1_tensor"),
+}
+
+
+def tensor(dtype="torch.float32", shape=(2, 3), stats=(1.5, -0.5, 0.25, 2.0), requires_grad=True, md5=None):
+    leaf = {"type": "torch.Tensor", "dtype": dtype, "shape": list(shape),
+            "Max": stats[0], "Min": stats[1], "Mean": stats[2], "Norm": stats[3]}
+    if requires_grad is not None:
+        leaf["requires_grad"] = requires_grad
+    if md5 is not None:
+        leaf["md5"] = md5
+    return leaf
+
+
+def leaves(value):
+    """Every tensor leaf (dict with type torch.Tensor) below value, in order."""
+    if isinstance(value, dict):
+        if value.get("type") == "torch.Tensor":
+            yield value
+            return
+        for v in value.values():
+            yield from leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from leaves(v)
+
+
+def directed(data):
+    return [k for k in data if k.endswith(".forward") or k.endswith(".backward") or ".forward." in k
+            or ".backward." in k or "parameters_grad" in k]
+
+
+def has_md5(data):
+    return any("md5" in leaf for v in data.values() for leaf in leaves(v))
+
+
+# ---------------------------------------------------------------------------------------------
+# Themes: each gets (npu data, bench data, rng) and rewrites both in place.
+
+def scalar_pairs(rng):
+    """(npu leaf, bench leaf) pairs of non-tensor leaves: same or different values."""
+    return [
+        ({"type": "int", "value": 3}, {"type": "int", "value": 3}),
+        ({"type": "int", "value": 3}, {"type": "int", "value": 4}),
+        ({"type": "int", "value": -7}, {"type": "int", "value": 0}),
+        ({"type": "float", "value": 0.5}, {"type": "float", "value": 0.5}),
+        ({"type": "float", "value": 1e-05}, {"type": "float", "value": 2.5e-05}),
+        ({"type": "float", "value": 0.1}, {"type": "float", "value": 0.0}),
+        ({"type": "float", "value": float("nan")}, {"type": "float", "value": 1.0}),
+        ({"type": "float", "value": float("inf")}, {"type": "float", "value": float("inf")}),
+        ({"type": "bool", "value": True}, {"type": "bool", "value": True}),
+        ({"type": "bool", "value": True}, {"type": "bool", "value": False}),
+        ({"type": "str", "value": "mean"}, {"type": "str", "value": "mean"}),
+        ({"type": "str", "value": "mean"}, {"type": "str", "value": "sum"}),
+        ({"type": "float64", "value": 2.0}, {"type": "float64", "value": 2.0}),
+        ({"type": "int64", "value": 5}, {"type": "int64", "value": 6}),
+        ({"type": "torch.dtype", "value": "torch.float16"}, {"type": "torch.dtype", "value": "torch.float16"}),
+        ({"type": "torch.dtype", "value": "torch.float16"}, {"type": "torch.dtype", "value": "torch.bfloat16"}),
+        ({"type": "torch.device", "value": "cpu"}, {"type": "torch.device", "value": "cuda:0"}),
+        ({"type": "torch.Size", "value": [2, 3]}, {"type": "torch.Size", "value": [2, 3]}),
+        ({"type": "torch.Size", "value": [2, 3]}, {"type": "torch.Size", "value": [3, 2]}),
+        ({"type": "slice", "value": [0, None, 1]}, {"type": "slice", "value": [0, None, 1]}),
+        ({"type": "slice", "value": [1, 4, None]}, {"type": "slice", "value": [0, 4, None]}),
+        ({"type": "ellipsis", "value": "..."}, {"type": "ellipsis", "value": "..."}),
+        ({"type": "torch.memory_format", "format": "contiguous_format"},
+         {"type": "torch.memory_format", "format": "channels_last"}),
+        (None, None),
+        ({}, {}),
+    ]
+
+
+def theme_scalars(npu, bench, rng):
+    """Non-tensor arguments of every kind, as extra positional and keyword arguments."""
+    pairs = scalar_pairs(rng)
+    names = [k for k in directed(npu) if k in bench and k.endswith("forward")]
+    rng.shuffle(names)
+    for i, (n, b) in enumerate(pairs):
+        entry = names[i % len(names)]
+        ne, be = npu[entry], bench[entry]
+        if i % 2 == 0 and isinstance(ne.get("input_args"), list) and isinstance(be.get("input_args"), list):
+            ne["input_args"].append(copy.deepcopy(n))
+            be["input_args"].append(copy.deepcopy(b))
+        else:
+            key = f"arg{i}"
+            ne.setdefault("input_kwargs", {})[key] = copy.deepcopy(n)
+            be.setdefault("input_kwargs", {})[key] = copy.deepcopy(b)
+
+
+def theme_nesting(npu, bench, rng):
+    """Tensors inside nested lists and dicts, null items, empty containers, outputs as a dict."""
+    names = [k for k in directed(npu) if k in bench]
+    rng.shuffle(names)
+    for i, entry in enumerate(names[:8]):
+        ne, be = npu[entry], bench[entry]
+        t = tensor(stats=(rng.uniform(0, 3), rng.uniform(-3, 0), rng.uniform(-1, 1), rng.uniform(0, 9)))
+        tb = copy.deepcopy(t)
+        tb["Max"] = t["Max"] * (1 + (0.5 if i % 3 == 0 else 0.0))
+        kind = i % 4
+        if kind == 0:
+            nested_n, nested_b = [[t, None], [copy.deepcopy(t)]], [[tb, None], [copy.deepcopy(tb)]]
+            ne.setdefault("input_args", []).append(nested_n)
+            be.setdefault("input_args", []).append(nested_b)
+        elif kind == 1:
+            ne.setdefault("input_kwargs", {})["opts"] = {"inner": {"t": t, "none": None}, "list": [t, []]}
+            be.setdefault("input_kwargs", {})["opts"] = {"inner": {"t": tb, "none": None}, "list": [tb, []]}
+        elif kind == 2 and "output" in ne and "output" in be:
+            ne["output"] = {"values": ne["output"], "indices": [None, t]}
+            be["output"] = {"values": be["output"], "indices": [None, tb]}
+        else:
+            ne.setdefault("input_args", []).append([])
+            be.setdefault("input_args", []).append([])
+            ne["input_args"].append(None)
+            be["input_args"].append(None)
+
+
+def theme_stats(npu, bench, rng):
+    """Statistics at the edges: NaN, Infinity, null, zeros, equal, tiny and huge values, integer
+    and boolean tensors, 0-d and empty tensors, negative zero."""
+    nan, inf = float("nan"), float("inf")
+    cases = [
+        ((nan, nan, nan, nan), (1.0, 0.0, 0.5, 2.0), "torch.float32", (2, 3)),
+        ((inf, -inf, nan, inf), (inf, -inf, nan, inf), "torch.float32", (2, 3)),
+        ((1.0, 0.0, 0.5, 2.0), (inf, 0.0, 0.5, 2.0), "torch.float32", (2, 3)),
+        ((0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0), "torch.float32", (4,)),
+        ((1.0, -1.0, 0.0, 3.0), (0.0, 0.0, 0.0, 0.0), "torch.float32", (4,)),
+        ((0.0, -0.0, 0.0, 0.0), (1e-30, -1e-30, 1e-31, 1e-30), "torch.float32", (4,)),
+        ((3.4e38, -3.4e38, 1e37, 3.4e38), (3.3e38, -3.4e38, 1e37, 3.4e38), "torch.float32", (8,)),
+        ((7, -3, 1.5, 12.0), (7, -3, 1.5, 12.0), "torch.int64", (5,)),
+        ((7, -3, None, None), (8, -3, None, None), "torch.int64", (5,)),
+        ((True, False, None, None), (True, True, None, None), "torch.bool", (3,)),
+        ((2.5, 2.5, 2.5, 2.5), (2.25, 2.25, 2.25, 2.25), "torch.float32", ()),
+        ((None, None, None, None), (None, None, None, None), "torch.float32", (0, 3)),
+        ((None, None, None, None), (1.0, 1.0, 1.0, 1.0), "torch.float32", (2,)),
+        ((1.0, 0.5, 0.75, 1.5), (1.0000001, 0.5, 0.75, 1.5), "torch.float16", (2, 2)),
+        ((65504.0, -65504.0, 0.0, 65504.0), (60000.0, -65504.0, 0.0, 65504.0), "torch.float16", (2,)),
+        ((1.0, 0.5, 0.75, 1.5), (1.25, 0.5, 0.75, 1.5), "torch.bfloat16", (2, 2)),
+        ((123456789.0, 1.0, 5.0, 1e8), (123456788.0, 1.0, 5.0, 1e8), "torch.float64", (3,)),
+        ((0.3, 0.1, 0.2, 0.4), (0.30000000000000004, 0.1, 0.2, 0.4), "torch.float64", (3,)),
+    ]
+    names = [k for k in directed(npu) if k in bench]
+    rng.shuffle(names)
+    for i, (ns, bs, dtype, shape) in enumerate(cases):
+        entry = names[i % len(names)]
+        n_leaves, b_leaves = list(leaves(npu[entry])), list(leaves(bench[entry]))
+        if not n_leaves or not b_leaves:
+            continue
+        k = rng.randrange(min(len(n_leaves), len(b_leaves)))
+        for leaf, stats in ((n_leaves[k], ns), (b_leaves[k], bs)):
+            leaf["dtype"], leaf["shape"] = dtype, list(shape)
+            leaf["Max"], leaf["Min"], leaf["Mean"], leaf["Norm"] = stats
+
+
+def theme_dtypes(npu, bench, rng):
+    """Bench leaves of another dtype (within and across msprobe's dtype groups), another shape,
+    another requires_grad, a missing statistic key."""
+    changes = [
+        ("dtype", "torch.float16"), ("dtype", "torch.bfloat16"), ("dtype", "torch.float64"),
+        ("dtype", "torch.int64"), ("dtype", "torch.bool"), ("dtype", "torch.int32"),
+        ("shape", "transpose"), ("shape", "extra"), ("requires_grad", None), ("drop", "Mean"),
+        ("drop", "requires_grad"), ("dtype", "torch.complex64"),
+    ]
+    names = [k for k in directed(npu) if k in bench]
+    rng.shuffle(names)
+    for i, (what, how) in enumerate(changes):
+        entry = names[i % len(names)]
+        b_leaves = list(leaves(bench[entry]))
+        if not b_leaves:
+            continue
+        leaf = b_leaves[rng.randrange(len(b_leaves))]
+        if what == "dtype":
+            leaf["dtype"] = how
+        elif what == "shape":
+            leaf["shape"] = list(reversed(leaf["shape"])) + ([] if how == "transpose" else [1])
+            if how == "transpose" and len(leaf["shape"]) < 2:
+                leaf["shape"] = leaf["shape"] + [1]
+        elif what == "requires_grad":
+            leaf["requires_grad"] = not leaf.get("requires_grad", False)
+        else:
+            leaf.pop(how, None)
+
+
+def theme_structure(npu, bench, rng):
+    """Entries only on one side, entries without a direction, a call with one output fewer on
+    the bench side, bench entries in another order."""
+    names = [k for k in directed(npu) if k in bench]
+    rng.shuffle(names)
+    for entry in names[:2]:
+        del bench[entry]
+    extra = copy.deepcopy(npu[names[2]])
+    bench["Functional.dropout.0.forward"] = extra
+    npu["Functional.gelu.0.forward"] = copy.deepcopy(npu[names[3]])
+    npu["Tensor.__setitem__.0"] = copy.deepcopy(npu[names[3]])
+    bench["Tensor.__setitem__.0"] = copy.deepcopy(npu[names[3]])
+    for entry in names[4:]:
+        out = bench[entry].get("output")
+        if isinstance(out, list) and len(out) > 0:
+            out.append(copy.deepcopy(out[0]))
+            npu[entry].setdefault("output", []).append(None)
+            break
+    keys = list(bench)
+    a, b = sorted(rng.sample(range(len(keys)), 2))
+    keys[a], keys[b] = keys[b], keys[a]
+    reordered = {k: bench[k] for k in keys}
+    bench.clear()
+    bench.update(reordered)
+
+
+def theme_dist(npu, bench, rng):
+    """Communication calls: process groups, src/dst arguments, P2POp objects, reduce ops."""
+    group = {"type": "torch.ProcessGroup", "group_ranks": [0, 1], "group_id": "9f5f6d2a"}
+    group_b = {"type": "torch.ProcessGroup", "group_ranks": [0, 2], "group_id": "1c9a7e31"}
+    t = tensor(shape=(4,), stats=(2.0, -1.0, 0.5, 3.0))
+    tb = tensor(shape=(4,), stats=(2.0, -1.0, 0.5, 3.5))
+    npu["Distributed.all_reduce.0.forward"] = {
+        "input_args": [t, {"type": "torch.distributed.ReduceOp", "value": "RedOpType.SUM"}],
+        "input_kwargs": {"group": group}, "output": [None]}
+    bench["Distributed.all_reduce.0.forward"] = {
+        "input_args": [tb, {"type": "torch.distributed.ReduceOp", "value": "RedOpType.SUM"}],
+        "input_kwargs": {"group": group_b}, "output": [None]}
+    npu["Distributed.broadcast.0.forward"] = {
+        "input_args": [t], "input_kwargs": {"src": {"type": "int", "value": 0}, "group_src": {"type": "int", "value": 1}},
+        "output": [None]}
+    bench["Distributed.broadcast.0.forward"] = {
+        "input_args": [t], "input_kwargs": {"src": {"type": "int", "value": 1}, "group_src": {"type": "int", "value": 1}},
+        "output": [None]}
+    p2p = {"class_type": "torch.distributed.P2POp", "tensor": t, "op": "isend", "peer": 1, "tag": 0,
+           "group_id": "3a1b2c4d"}
+    p2p_b = dict(p2p, tensor=tb)
+    npu["Distributed.batch_isend_irecv.0.forward"] = {"input_args": [[p2p, dict(p2p, op="irecv")]], "output": [None]}
+    bench["Distributed.batch_isend_irecv.0.forward"] = {"input_args": [[p2p_b, dict(p2p_b, op="irecv")]],
+                                                       "output": [None]}
+    npu["Distributed.send.0.forward"] = {"input_args": [t], "input_kwargs": {"dst": {"type": "int", "value": 1}},
+                                         "output": [None]}
+    bench["Distributed.send.0.forward"] = {"input_args": [t], "input_kwargs": {"dst": {"type": "int", "value": 1}},
+                                           "output": [None]}
+
+
+def theme_md5(npu, bench, rng):
+    """md5 values that differ, md5 on scalars, a leaf without md5."""
+    names = [k for k in directed(npu) if k in bench]
+    rng.shuffle(names)
+    for i, entry in enumerate(names[:6]):
+        b_leaves = list(leaves(bench[entry]))
+        if not b_leaves:
+            continue
+        leaf = b_leaves[rng.randrange(len(b_leaves))]
+        if i % 3 == 0:
+            leaf["md5"] = "%08x" % rng.getrandbits(32)
+        elif i % 3 == 1:
+            leaf["Max"] = leaf["Max"] + 1.0 if isinstance(leaf["Max"], float) else leaf["Max"]
+        else:
+            leaf.pop("md5", None)
+    entry = names[6]
+    for side, v in ((npu, 3), (bench, 4)):
+        side[entry].setdefault("input_kwargs", {})["k"] = {"type": "int", "value": v}
+
+
+def theme_modules(npu, bench, rng):
+    """Module entries with a null parameter and an extra one, a parameters_grad member more, a
+    module called once more."""
+    mods = [k for k in directed(npu) if k.startswith("Module.") and k in bench and ".forward." in k]
+    grads = [k for k in directed(npu) if "parameters_grad" in k and k in bench]
+    for i, entry in enumerate(mods[:3]):
+        for side in (npu, bench):
+            params = side[entry].setdefault("parameters", {})
+            params["running_mean"] = None if i == 0 else tensor(shape=(4,), stats=(0.5, -0.5, 0.0, 1.0),
+                                                                requires_grad=False)
+    for entry in grads[:2]:
+        for side, scale in ((npu, 1.0), (bench, 1.5)):
+            # One item: msprobe names every item of such a list alike and joins them all against
+            # all (docs/compare.md, differences), so a list of several is a unit test's case.
+            side[entry]["extra"] = [tensor(shape=(3,), stats=(scale, -scale, 0.0, scale), requires_grad=False)]
+    if mods:
+        again = mods[0].rsplit(".", 1)[0] + ".9"
+        npu[again] = copy.deepcopy(npu[mods[0]])
+        bench[again] = copy.deepcopy(bench[mods[0]])
+
+
+def theme_unpaired(npu, bench, rng):
+    """Rows without a partner, by a missing bench entry and by the dtype gate (for tensor dumps:
+    nothing here invents a tensor file)."""
+    names = [k for k in directed(npu) if k in bench and list(leaves(bench[k])) and k != "Tensor.add_.0.forward"]
+    rng.shuffle(names)
+    for entry in names[:2]:
+        del bench[entry]
+    if "Tensor.add_.0.forward" in bench:
+        del bench["Tensor.add_.0.forward"]
+    gated = list(leaves(bench[names[2]]))
+    gated[rng.randrange(len(gated))]["dtype"] = "torch.float64"
+
+
+THEMES = {
+    "scalars": theme_scalars,
+    "nesting": theme_nesting,
+    "stats": theme_stats,
+    "dtypes": theme_dtypes,
+    "structure": theme_structure,
+    "dist": theme_dist,
+    "md5": theme_md5,
+    "modules": theme_modules,
+    "unpaired": theme_unpaired,
+}
+
+# (variant name, base, theme, seed)
+VARIANTS = [
+    ("scalars_mix", "mix", "scalars", 11),
+    ("scalars_md5", "md5", "scalars", 12),
+    ("nesting_mix", "mix", "nesting", 21),
+    ("nesting_md5", "md5", "nesting", 22),
+    ("stats_mix", "mix", "stats", 31),
+    ("stats_l1", "l1", "stats", 32),
+    ("stats_md5", "md5", "stats", 33),
+    ("dtypes_mix", "mix", "dtypes", 41),
+    ("dtypes_md5", "md5", "dtypes", 42),
+    ("structure_mix", "mix", "structure", 51),
+    ("structure_md5", "md5", "structure", 52),
+    ("dist_l1", "l1", "dist", 61),
+    ("dist_md5", "md5", "dist", 62),
+    ("md5_md5", "md5", "md5", 71),
+    ("modules_mix", "mix", "modules", 81),
+    ("unpaired_mix", "mix", "unpaired", 91),
+    ("unpaired_md5", "md5", "unpaired", 92),
+    ("unpaired_tensor", "tensor", "unpaired", 93),
+    ("unpaired_tensor_ints", "tensor", "unpaired", 94),
+]
+
+
+def base_dir(base, side):
+    pair, run = BASES[base]
+    return os.path.join(gcp.OUT, pair, run, side, "step0", "rank0")
+
+
+def make_variant(name, base, theme, seed):
+    pair, run = BASES[base]
+    docs = {}
+    for side in ("npu", "bench"):
+        with open(os.path.join(base_dir(base, side), "dump.json"), encoding="utf-8") as f:
+            docs[side] = json.load(f)
+    rng = random.Random(seed)
+    THEMES[theme](docs["npu"]["data"], docs["bench"]["data"], rng)
+    if not has_md5(docs["npu"]["data"]) == has_md5(docs["bench"]["data"]):
+        raise SystemExit(f"{name}: the theme left md5 on one side only")
+    for side in ("npu", "bench"):
+        out = os.path.join(OUT, name, run, side, "step0", "rank0")
+        os.makedirs(out, exist_ok=True)
+        gcp.write_json(os.path.join(out, "dump.json"), docs[side])
+        for extra in ("stack.json", "construct.json"):
+            shutil.copyfile(os.path.join(base_dir(base, side), extra), os.path.join(out, extra))
+        tensors = os.path.join(base_dir(base, side), "dump_tensor_data")
+        if os.path.isdir(tensors):
+            shutil.copytree(tensors, os.path.join(out, "dump_tensor_data"))
+    return run
+
+
+def make_all(msprobe_python):
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
+    for name, base, theme, seed in VARIANTS:
+        run = make_variant(name, base, theme, seed)
+        rc, files = gcp.run_compare(os.path.join(OUT, name), f"{run}.step0", run, "file", [], msprobe_python)
+        print(f"variant {name} ({theme} on {'/'.join(BASES[base])}): msprobe rc={rc} files={files}")
+        if rc != 0 or not any(f.endswith(".csv") for f in files):
+            raise SystemExit(f"msprobe compare failed on variant {name}: see {OUT}/{name}/msprobe/")
+
+
+def cases():
+    """One table case per variant (for gen_compare_pairs.make_cases)."""
+    out = []
+    for name, base, theme, _ in VARIANTS:
+        run = BASES[base][1]
+        pair = f"variants/{name}"
+        out.append({"name": f"variant {name} ({theme})", "kind": "table",
+                    "npu": f"{pair}/{run}/npu/step0/rank0/dump.json",
+                    "bench": f"{pair}/{run}/bench/step0/rank0/dump.json", "flags": [],
+                    "expect": [gcp._expect("compare_result_<ts>.csv", pair, f"{run}.step0")]})
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--msprobe", required=True, help="msprobe's python/ directory")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("all")
+    a = ap.parse_args()
+    make_all(os.path.abspath(a.msprobe))
+
+
+if __name__ == "__main__":
+    main()
