@@ -333,6 +333,53 @@ def theme_unpaired(npu, bench, rng):
     gated[rng.randrange(len(gated))]["dtype"] = "torch.float64"
 
 
+def scale_norms(value, factor, offset=0.0):
+    for leaf in leaves(value):
+        if isinstance(leaf.get("Norm"), float):
+            leaf["Norm"] = leaf["Norm"] * factor + offset
+
+
+def theme_verdicts(npu, bench, rng):
+    """Bench norms moved so that the checkers fire (or just do not): outputs off by more than
+    half with exact inputs, outputs ten times further off than inputs, a bench norm of zero,
+    inputs already off (the output check is skipped), names the checkers treat specially."""
+    names = [k for k in directed(npu) if k in bench and k.endswith("forward") and "output" in bench[k]
+             and list(leaves(bench[k].get("output")))]
+    rng.shuffle(names)
+    plan = [(1.0, 1.6), (1.0, 1.45), (1.0, 1.2), (1.01, 1.2), (1.01, 1.05), (1.2, 2.0), (1.0, 0.0), (0.5, 0.5)]
+    for (fin, fout), entry in zip(plan, names):
+        for key in ("input_args", "input_kwargs", "parameters"):
+            if key in bench[entry]:
+                scale_norms(bench[entry][key], fin)
+        scale_norms(bench[entry]["output"], fout)
+    # Names: communication calls and module paths whose second part is `to` skip the input /
+    # output checkers; `qkv` and `gate_up` in a bench name excuse a dtype difference.
+    base = copy.deepcopy(npu[names[-1]])
+    for name, dtype in (("Distributed.all_reduce.1.forward", None), ("Module.to.Linear.forward.0", None),
+                        ("Module.layers.0.attn.qkv.Linear.forward.0", "torch.float16"),
+                        ("Module.mlp.gate_up.Linear.forward.0", "torch.bfloat16"),
+                        ("Module.mlp.down.Linear.forward.0", "torch.float64")):
+        npu[name] = copy.deepcopy(base)
+        bench[name] = copy.deepcopy(base)
+        scale_norms(bench[name]["output"], 3.0)
+        if dtype:
+            for leaf in leaves(bench[name]):
+                leaf["dtype"] = dtype
+
+
+def theme_recompute(npu, bench, rng):
+    """Activation recomputation on the npu side: every forward call made twice (counters run
+    ahead), backward entries keep the first call's counter."""
+    renamed = {}
+    for k, v in npu.items():
+        renamed[k] = v
+        if k.endswith(".forward") and not k.startswith("Module."):
+            head, counter, _ = k.rsplit(".", 2)
+            renamed[f"{head}.{int(counter) + 100}.forward"] = copy.deepcopy(v)
+    npu.clear()
+    npu.update(renamed)
+
+
 THEMES = {
     "scalars": theme_scalars,
     "nesting": theme_nesting,
@@ -343,6 +390,8 @@ THEMES = {
     "md5": theme_md5,
     "modules": theme_modules,
     "unpaired": theme_unpaired,
+    "verdicts": theme_verdicts,
+    "recompute": theme_recompute,
 }
 
 # (variant name, base, theme, seed)
@@ -366,6 +415,9 @@ VARIANTS = [
     ("unpaired_md5", "md5", "unpaired", 92),
     ("unpaired_tensor", "tensor", "unpaired", 93),
     ("unpaired_tensor_ints", "tensor", "unpaired", 94),
+    ("verdicts_mix", "mix", "verdicts", 101),
+    ("verdicts_l1", "l1", "verdicts", 102),
+    ("recompute_mix", "mix", "recompute", 111),
 ]
 
 
