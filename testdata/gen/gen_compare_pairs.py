@@ -19,7 +19,8 @@ msprobe targets torch >= 2.1. Two torch-1.13 gaps are patched at run time in the
 (never in msprobe's files): `Tensor.untyped_storage` (defined as `storage().untyped()`) and
 `torch._C._autograd._get_creation_meta` (made to report the default creation meta, so msprobe's
 reset of it in module backward hooks is skipped). msprobe's compare imports modules it does not
-use for PyTorch dumps (protobuf, onnx, matplotlib, einops): they are replaced by empty stand-ins.
+use for PyTorch dumps (protobuf, onnx, matplotlib, einops), and its MindSpore compare imports
+mindspore, which it does not call on dump.json files: they are replaced by empty stand-ins.
 
 Determinism: seeds 1234 (python, numpy, torch; PYTHONHASHSEED=1234), one thread, inputs drawn
 from a fixed generator. Absolute paths written by msprobe (dump_data_dir, this script's frames in
@@ -46,9 +47,10 @@ NEUTRAL_ROOT = "/srv/oracle/samples/compare"
 NEUTRAL_SCRIPT = "/srv/oracle/gen_compare_pairs.py"
 SEED = 1234
 # Packages msprobe's python tree imports at start-up but never calls on the dump and compare paths
-# used here (protobuf, ONNX, einops, matplotlib); Debian has none of them, so the driver lets an
+# used here (protobuf, ONNX, einops, matplotlib; mindspore for its MindSpore compare of dump.json
+# files, gen_compare_variants.py); Debian has none of them, so the driver lets an
 # import of them succeed with inert stand-ins (_StubFinder below). Only this generator uses them.
-STUB_MODULES = ["google", "onnx", "onnxruntime", "skl2onnx", "einops", "matplotlib"]
+STUB_MODULES = ["mindspore", "google", "onnx", "onnxruntime", "skl2onnx", "einops", "matplotlib"]
 
 # ---------------------------------------------------------------------------------------------
 # The pairs. Each run is dumped once per side with the same config; `side` tells the model
@@ -254,6 +256,8 @@ class _Stub(metaclass=_Anything):
 
 class _StubModule(types.ModuleType):
     def __getattr__(self, name):
+        if name == "__version__":  # (msprobe's MindSpore compare checks mindspore's version)
+            return "2.6.0"
         if name.startswith("__"):
             raise AttributeError(name)
         return _Stub

@@ -380,6 +380,45 @@ def theme_recompute(npu, bench, rng):
     npu.update(renamed)
 
 
+MS_DTYPES = {"torch.float32": "Float32", "torch.float16": "Float16", "torch.bfloat16": "BFloat16",
+             "torch.float64": "Float64", "torch.int64": "Int64", "torch.int32": "Int32", "torch.bool": "Bool",
+             "torch.uint8": "UInt8", "torch.complex64": "Complex64"}
+
+
+def as_framework(doc, framework):
+    """The dump as a MindSpore or mindtorch one: framework key, tensor leaves of type
+    mindspore.Tensor with MindSpore dtype names and no requires_grad, dtype objects as
+    mindspore.dtype; MindSpore names its modules Cell (mindtorch keeps Module) and its API
+    prefixes Mint / MintFunctional / Primitive / Jit."""
+    doc["framework"] = framework
+
+    def leaf(v):
+        if isinstance(v, dict):
+            if v.get("type") == "torch.Tensor":
+                v["type"] = "mindspore.Tensor"
+                v["dtype"] = MS_DTYPES.get(v["dtype"], v["dtype"])
+                v.pop("requires_grad", None)
+            elif v.get("type") == "torch.dtype":
+                v["type"], v["value"] = "mindspore.dtype", MS_DTYPES.get(v["value"], v["value"])
+            for x in v.values():
+                leaf(x)
+        elif isinstance(v, list):
+            for x in v:
+                leaf(x)
+
+    renamed = {}
+    for k, v in doc["data"].items():
+        leaf(v)
+        if framework == "mindspore":
+            k = k.replace("Module.", "Cell.", 1) if k.startswith("Module.") else k
+            k = (k.replace("Functional.conv2d.", "Primitive.conv2d.Conv2D.", 1)
+                 .replace("Functional.relu.", "Mint.relu.", 1)
+                 .replace("Functional.linear.", "MintFunctional.linear.", 1)
+                 .replace("Functional.max_pool2d.", "Jit.max_pool2d.", 1))
+        renamed[k] = v
+    doc["data"] = renamed
+
+
 THEMES = {
     "scalars": theme_scalars,
     "nesting": theme_nesting,
@@ -394,7 +433,9 @@ THEMES = {
     "recompute": theme_recompute,
 }
 
-# (variant name, base, theme, seed)
+# (variant name, base, theme, seed[, framework the dumps are rewritten as: "<framework>" both
+# sides, "<framework>:npu" the npu side only; msprobe compares a mindtorch dump only against a
+# PyTorch or MindSpore one])
 VARIANTS = [
     ("scalars_mix", "mix", "scalars", 11),
     ("scalars_md5", "md5", "scalars", 12),
@@ -418,6 +459,13 @@ VARIANTS = [
     ("verdicts_mix", "mix", "verdicts", 101),
     ("verdicts_l1", "l1", "verdicts", 102),
     ("recompute_mix", "mix", "recompute", 111),
+    ("mindspore_stats", "mix", "stats", 121, "mindspore"),
+    ("mindspore_dtypes", "mix", "dtypes", 122, "mindspore"),
+    ("mindspore_unpaired", "mix", "unpaired", 123, "mindspore"),
+    ("mindspore_md5", "md5", "scalars", 124, "mindspore"),
+    ("mindtorch_vs_pytorch_dtypes", "mix", "dtypes", 131, "mindtorch:npu"),
+    ("mindtorch_vs_pytorch_structure", "mix", "structure", 132, "mindtorch:npu"),
+    ("mindspore_vs_pytorch_stats", "mix", "stats", 141, "mindspore:npu"),
 ]
 
 
@@ -426,7 +474,7 @@ def base_dir(base, side):
     return os.path.join(gcp.OUT, pair, run, side, "step0", "rank0")
 
 
-def make_variant(name, base, theme, seed):
+def make_variant(name, base, theme, seed, framework=None):
     pair, run = BASES[base]
     docs = {}
     for side in ("npu", "bench"):
@@ -434,6 +482,12 @@ def make_variant(name, base, theme, seed):
             docs[side] = json.load(f)
     rng = random.Random(seed)
     THEMES[theme](docs["npu"]["data"], docs["bench"]["data"], rng)
+    if framework:
+        # "<framework>": both sides; "<framework>:npu": the npu side only, against PyTorch.
+        framework, _, only = framework.partition(":")
+        for side, doc in docs.items():
+            if not only or side == only:
+                as_framework(doc, framework)
     if not has_md5(docs["npu"]["data"]) == has_md5(docs["bench"]["data"]):
         raise SystemExit(f"{name}: the theme left md5 on one side only")
     for side in ("npu", "bench"):
@@ -451,24 +505,40 @@ def make_variant(name, base, theme, seed):
 def make_all(msprobe_python):
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
-    for name, base, theme, seed in VARIANTS:
-        run = make_variant(name, base, theme, seed)
-        rc, files = gcp.run_compare(os.path.join(OUT, name), f"{run}.step0", run, "file", [], msprobe_python)
+    for name, base, theme, seed, *framework in VARIANTS:
+        run = make_variant(name, base, theme, seed, *framework)
+        # A MindSpore dump against a PyTorch one: msprobe maps API names only with -am (its
+        # built-in table), which msdump applies to every such pair. (Not for mindtorch, whose
+        # names are PyTorch's: -am would only add msprobe's backward mis-pairing of mappings.)
+        flags = ["-am"] if framework and framework[0] == "mindspore:npu" else []
+        rc, files = gcp.run_compare(os.path.join(OUT, name), f"{run}.step0", run, "file", flags, msprobe_python)
         print(f"variant {name} ({theme} on {'/'.join(BASES[base])}): msprobe rc={rc} files={files}")
         if rc != 0 or not any(f.endswith(".csv") for f in files):
             raise SystemExit(f"msprobe compare failed on variant {name}: see {OUT}/{name}/msprobe/")
 
 
+CROSS_DTYPE_DEVIATION = {
+    "reason": "a cross-framework pair: msprobe compares MindSpore's dtype texts with PyTorch's as "
+              "they are (Float32 against torch.float32 is a dtype error on every tensor row); "
+              "msdump reads them in one spelling (docs/compare.md, differences)",
+    "messages": ["error: The dtype of NPU and Bench are inconsistent."],
+    "dtype_spelling": {ms: pt for pt, ms in MS_DTYPES.items()},
+}
+
+
 def cases():
     """One table case per variant (for gen_compare_pairs.make_cases)."""
     out = []
-    for name, base, theme, _ in VARIANTS:
+    for name, base, theme, _seed, *framework in VARIANTS:
         run = BASES[base][1]
         pair = f"variants/{name}"
-        out.append({"name": f"variant {name} ({theme})", "kind": "table",
-                    "npu": f"{pair}/{run}/npu/step0/rank0/dump.json",
-                    "bench": f"{pair}/{run}/bench/step0/rank0/dump.json", "flags": [],
-                    "expect": [gcp._expect("compare_result_<ts>.csv", pair, f"{run}.step0")]})
+        case = {"name": f"variant {name} ({theme})", "kind": "table",
+                "npu": f"{pair}/{run}/npu/step0/rank0/dump.json",
+                "bench": f"{pair}/{run}/bench/step0/rank0/dump.json", "flags": [],
+                "expect": [gcp._expect("compare_result_<ts>.csv", pair, f"{run}.step0")]}
+        if framework and framework[0].endswith(":npu"):
+            case["deviations"] = CROSS_DTYPE_DEVIATION
+        out.append(case)
     return out
 
 
