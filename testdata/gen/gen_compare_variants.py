@@ -419,6 +419,87 @@ def as_framework(doc, framework):
     doc["data"] = renamed
 
 
+def tensor_leaves(data):
+    """(entry, leaf) of every leaf with a tensor file, in order."""
+    return [(k, leaf) for k in data for leaf in leaves(data[k]) if leaf.get("data_name")]
+
+
+def theme_tensors(npu, bench, rng, tensor_dirs):
+    """Tensor files rewritten on one or both sides (the dump's statistics follow): tiny and
+    large relative errors, noise, NaN and Infinity at the same or other places, zeros, a sign
+    flip, float16 / bfloat16 / float64 / integer / boolean data, 0-d and empty tensors, a shape
+    that differs only by a dimension of 1, and one that differs truly."""
+    import torch
+    torch.manual_seed(rng.randrange(1 << 30))
+    edits = [
+        ("scale", 1e-4), ("scale", 2e-3), ("scale", 0.5), ("noise", 1e-2), ("nan_same", None),
+        ("nan_other", None), ("inf_bench", None), ("zeros_bench", None), ("zeros_both", None),
+        ("negate", None), ("half", torch.float16), ("half", torch.bfloat16), ("double", torch.float64),
+        ("int", torch.int64), ("bool", torch.bool), ("scalar", None), ("empty", None), ("unsqueeze", None),
+        ("transpose", None),
+    ]
+    n_leaves = {leaf["data_name"]: leaf for _, leaf in tensor_leaves(npu)}
+    candidates = [(k, leaf) for k, leaf in tensor_leaves(bench)
+                  if leaf["data_name"] in n_leaves and leaf.get("dtype") == "torch.float32" and len(leaf["shape"]) >= 2]
+    rng.shuffle(candidates)
+
+    def load(side, name):
+        return torch.load(os.path.join(tensor_dirs[side], name))
+
+    def save(side, leaf, t):
+        torch.save(t.contiguous(), os.path.join(tensor_dirs[side], leaf["data_name"]))
+        leaf["dtype"], leaf["shape"] = str(t.dtype), list(t.shape)
+        if t.numel() == 0:
+            leaf["Max"] = leaf["Min"] = leaf["Mean"] = leaf["Norm"] = None
+            return
+        f = t.double() if t.dtype != torch.bool else t
+        if t.dtype == torch.bool:
+            leaf["Max"], leaf["Min"], leaf["Mean"], leaf["Norm"] = bool(f.any()), bool(f.all()), None, None
+        elif not t.dtype.is_floating_point:
+            leaf["Max"], leaf["Min"] = int(f.max()), int(f.min())
+            leaf["Mean"] = leaf["Norm"] = None
+        else:
+            leaf["Max"], leaf["Min"] = float(f.max()), float(f.min())
+            leaf["Mean"], leaf["Norm"] = float(f.mean()), float(f.norm())
+
+    for (what, arg), (entry, b_leaf) in zip(edits, candidates):
+        n_leaf = n_leaves[b_leaf["data_name"]]
+        x = load("npu", n_leaf["data_name"])
+        y = x.clone()
+        if what == "scale":
+            y = x * (1 + arg)
+        elif what == "noise":
+            y = x + arg * torch.randn_like(x)
+        elif what in ("nan_same", "nan_other"):
+            x = x.clone()
+            x.view(-1)[0] = float("nan")
+            y.view(-1)[0 if what == "nan_same" else 1] = float("nan")
+        elif what == "inf_bench":
+            y.view(-1)[2] = float("inf")
+        elif what == "zeros_bench":
+            y = torch.zeros_like(x)
+        elif what == "zeros_both":
+            x, y = torch.zeros_like(x), torch.zeros_like(x)
+        elif what == "negate":
+            y = -x
+        elif what in ("half", "double"):
+            y = x.to(arg)
+        elif what == "int":
+            x, y = (x * 10).round().to(torch.int64), (x * 10).floor().to(torch.int64)
+        elif what == "bool":
+            x, y = x > 0, x > 0.05
+        elif what == "scalar":
+            x, y = x.reshape(-1)[0].clone(), x.reshape(-1)[1].clone()
+        elif what == "empty":
+            x, y = x.reshape(-1)[:0].clone(), x.reshape(-1)[:0].clone()
+        elif what == "unsqueeze":
+            y = x.unsqueeze(0)
+        elif what == "transpose":
+            y = x.transpose(0, 1)
+        save("npu", n_leaf, x)
+        save("bench", b_leaf, y)
+
+
 THEMES = {
     "scalars": theme_scalars,
     "nesting": theme_nesting,
@@ -431,6 +512,7 @@ THEMES = {
     "unpaired": theme_unpaired,
     "verdicts": theme_verdicts,
     "recompute": theme_recompute,
+    "tensors": theme_tensors,  # (needs the tensor directories: see make_variant)
 }
 
 # (variant name, base, theme, seed[, framework the dumps are rewritten as: "<framework>" both
@@ -466,6 +548,8 @@ VARIANTS = [
     ("mindtorch_vs_pytorch_dtypes", "mix", "dtypes", 131, "mindtorch:npu"),
     ("mindtorch_vs_pytorch_structure", "mix", "structure", 132, "mindtorch:npu"),
     ("mindspore_vs_pytorch_stats", "mix", "stats", 141, "mindspore:npu"),
+    ("tensors_a", "tensor", "tensors", 151),
+    ("tensors_b", "tensor", "tensors", 152),
 ]
 
 
@@ -481,7 +565,17 @@ def make_variant(name, base, theme, seed, framework=None):
         with open(os.path.join(base_dir(base, side), "dump.json"), encoding="utf-8") as f:
             docs[side] = json.load(f)
     rng = random.Random(seed)
-    THEMES[theme](docs["npu"]["data"], docs["bench"]["data"], rng)
+    out_dirs = {side: os.path.join(OUT, name, run, side, "step0", "rank0") for side in ("npu", "bench")}
+    for side, out in out_dirs.items():
+        os.makedirs(out, exist_ok=True)
+        tensors = os.path.join(base_dir(base, side), "dump_tensor_data")
+        if os.path.isdir(tensors):
+            shutil.copytree(tensors, os.path.join(out, "dump_tensor_data"))
+    if theme == "tensors":
+        tensor_dirs = {side: os.path.join(out, "dump_tensor_data") for side, out in out_dirs.items()}
+        THEMES[theme](docs["npu"]["data"], docs["bench"]["data"], rng, tensor_dirs)
+    else:
+        THEMES[theme](docs["npu"]["data"], docs["bench"]["data"], rng)
     if framework:
         # "<framework>": both sides; "<framework>:npu": the npu side only, against PyTorch.
         framework, _, only = framework.partition(":")
@@ -490,15 +584,10 @@ def make_variant(name, base, theme, seed, framework=None):
                 as_framework(doc, framework)
     if not has_md5(docs["npu"]["data"]) == has_md5(docs["bench"]["data"]):
         raise SystemExit(f"{name}: the theme left md5 on one side only")
-    for side in ("npu", "bench"):
-        out = os.path.join(OUT, name, run, side, "step0", "rank0")
-        os.makedirs(out, exist_ok=True)
+    for side, out in out_dirs.items():
         gcp.write_json(os.path.join(out, "dump.json"), docs[side])
         for extra in ("stack.json", "construct.json"):
             shutil.copyfile(os.path.join(base_dir(base, side), extra), os.path.join(out, extra))
-        tensors = os.path.join(base_dir(base, side), "dump_tensor_data")
-        if os.path.isdir(tensors):
-            shutil.copytree(tensors, os.path.join(out, "dump_tensor_data"))
     return run
 
 
