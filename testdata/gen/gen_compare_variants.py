@@ -113,7 +113,7 @@ def scalar_pairs(rng):
     ]
 
 
-def theme_scalars(npu, bench, rng):
+def theme_scalars(npu, bench, rng, tensor_dirs=None):
     """Non-tensor arguments of every kind, as extra positional and keyword arguments."""
     pairs = scalar_pairs(rng)
     names = [k for k in directed(npu) if k in bench and k.endswith("forward")]
@@ -130,7 +130,7 @@ def theme_scalars(npu, bench, rng):
             be.setdefault("input_kwargs", {})[key] = copy.deepcopy(b)
 
 
-def theme_nesting(npu, bench, rng):
+def theme_nesting(npu, bench, rng, tensor_dirs=None):
     """Tensors inside nested lists and dicts, null items, empty containers, outputs as a dict."""
     names = [k for k in directed(npu) if k in bench]
     rng.shuffle(names)
@@ -157,7 +157,7 @@ def theme_nesting(npu, bench, rng):
             be["input_args"].append(None)
 
 
-def theme_stats(npu, bench, rng):
+def theme_stats(npu, bench, rng, tensor_dirs=None):
     """Statistics at the edges: NaN, Infinity, null, zeros, equal, tiny and huge values, integer
     and boolean tensors, 0-d and empty tensors, negative zero."""
     nan, inf = float("nan"), float("inf")
@@ -194,7 +194,7 @@ def theme_stats(npu, bench, rng):
             leaf["Max"], leaf["Min"], leaf["Mean"], leaf["Norm"] = stats
 
 
-def theme_dtypes(npu, bench, rng):
+def theme_dtypes(npu, bench, rng, tensor_dirs=None):
     """Bench leaves of another dtype (within and across msprobe's dtype groups), another shape,
     another requires_grad, a missing statistic key."""
     changes = [
@@ -223,22 +223,38 @@ def theme_dtypes(npu, bench, rng):
             leaf.pop(how, None)
 
 
-def theme_structure(npu, bench, rng):
+def renamed_copy(value, old, new, tensor_dirs, src_side, dst_side):
+    """A copy of an entry's value (or a leaf) as entry `new` writes it: its tensor files (if
+    any) copied under names starting `new` where they started `old`."""
+    value = copy.deepcopy(value)
+    for leaf in leaves(value):
+        if tensor_dirs and leaf.get("data_name"):
+            name = leaf["data_name"].replace(old, new, 1)
+            shutil.copyfile(os.path.join(tensor_dirs[src_side], leaf["data_name"]),
+                            os.path.join(tensor_dirs[dst_side], name))
+            leaf["data_name"] = name
+    return value
+
+
+def theme_structure(npu, bench, rng, tensor_dirs=None):
     """Entries only on one side, entries without a direction, a call with one output fewer on
     the bench side, bench entries in another order."""
     names = [k for k in directed(npu) if k in bench]
     rng.shuffle(names)
     for entry in names[:2]:
         del bench[entry]
-    extra = copy.deepcopy(npu[names[2]])
-    bench["Functional.dropout.0.forward"] = extra
-    npu["Functional.gelu.0.forward"] = copy.deepcopy(npu[names[3]])
-    npu["Tensor.__setitem__.0"] = copy.deepcopy(npu[names[3]])
-    bench["Tensor.__setitem__.0"] = copy.deepcopy(npu[names[3]])
+    bench["Functional.dropout.0.forward"] = renamed_copy(npu[names[2]], names[2], "Functional.dropout.0.forward",
+                                                         tensor_dirs, "npu", "bench")
+    npu["Functional.gelu.0.forward"] = renamed_copy(npu[names[3]], names[3], "Functional.gelu.0.forward",
+                                                    tensor_dirs, "npu", "npu")
+    for side in ("npu", "bench"):
+        (npu if side == "npu" else bench)["Tensor.__setitem__.0"] = renamed_copy(
+            npu[names[3]], names[3], "Tensor.__setitem__.0", tensor_dirs, "npu", side)
     for entry in names[4:]:
         out = bench[entry].get("output")
-        if isinstance(out, list) and len(out) > 0:
-            out.append(copy.deepcopy(out[0]))
+        if isinstance(out, list) and len(out) > 0 and isinstance(out[0], dict):
+            out.append(renamed_copy(out[0], f"{entry}.output.0", f"{entry}.output.{len(out)}", tensor_dirs,
+                                    "bench", "bench"))
             npu[entry].setdefault("output", []).append(None)
             break
     keys = list(bench)
@@ -249,7 +265,7 @@ def theme_structure(npu, bench, rng):
     bench.update(reordered)
 
 
-def theme_dist(npu, bench, rng):
+def theme_dist(npu, bench, rng, tensor_dirs=None):
     """Communication calls: process groups, src/dst arguments, P2POp objects, reduce ops."""
     group = {"type": "torch.ProcessGroup", "group_ranks": [0, 1], "group_id": "9f5f6d2a"}
     group_b = {"type": "torch.ProcessGroup", "group_ranks": [0, 2], "group_id": "1c9a7e31"}
@@ -279,7 +295,7 @@ def theme_dist(npu, bench, rng):
                                            "output": [None]}
 
 
-def theme_md5(npu, bench, rng):
+def theme_md5(npu, bench, rng, tensor_dirs=None):
     """md5 values that differ, md5 on scalars, a leaf without md5."""
     names = [k for k in directed(npu) if k in bench]
     rng.shuffle(names)
@@ -299,7 +315,7 @@ def theme_md5(npu, bench, rng):
         side[entry].setdefault("input_kwargs", {})["k"] = {"type": "int", "value": v}
 
 
-def theme_modules(npu, bench, rng):
+def theme_modules(npu, bench, rng, tensor_dirs=None):
     """Module entries with a null parameter and an extra one, a parameters_grad member more, a
     module called once more."""
     mods = [k for k in directed(npu) if k.startswith("Module.") and k in bench and ".forward." in k]
@@ -320,7 +336,7 @@ def theme_modules(npu, bench, rng):
         bench[again] = copy.deepcopy(bench[mods[0]])
 
 
-def theme_unpaired(npu, bench, rng):
+def theme_unpaired(npu, bench, rng, tensor_dirs=None):
     """Rows without a partner, by a missing bench entry and by the dtype gate (for tensor dumps:
     nothing here invents a tensor file)."""
     names = [k for k in directed(npu) if k in bench and list(leaves(bench[k])) and k != "Tensor.add_.0.forward"]
@@ -339,7 +355,7 @@ def scale_norms(value, factor, offset=0.0):
             leaf["Norm"] = leaf["Norm"] * factor + offset
 
 
-def theme_verdicts(npu, bench, rng):
+def theme_verdicts(npu, bench, rng, tensor_dirs=None):
     """Bench norms moved so that the checkers fire (or just do not): outputs off by more than
     half with exact inputs, outputs ten times further off than inputs, a bench norm of zero,
     inputs already off (the output check is skipped), names the checkers treat specially."""
@@ -367,7 +383,7 @@ def theme_verdicts(npu, bench, rng):
                 leaf["dtype"] = dtype
 
 
-def theme_recompute(npu, bench, rng):
+def theme_recompute(npu, bench, rng, tensor_dirs=None):
     """Activation recomputation on the npu side: every forward call made twice (counters run
     ahead), backward entries keep the first call's counter."""
     renamed = {}
@@ -424,7 +440,7 @@ def tensor_leaves(data):
     return [(k, leaf) for k in data for leaf in leaves(data[k]) if leaf.get("data_name")]
 
 
-def theme_tensors(npu, bench, rng, tensor_dirs):
+def theme_tensors(npu, bench, rng, tensor_dirs=None):
     """Tensor files rewritten on one or both sides (the dump's statistics follow): tiny and
     large relative errors, noise, NaN and Infinity at the same or other places, zeros, a sign
     flip, float16 / bfloat16 / float64 / integer / boolean data, 0-d and empty tensors, a shape
@@ -512,7 +528,7 @@ THEMES = {
     "unpaired": theme_unpaired,
     "verdicts": theme_verdicts,
     "recompute": theme_recompute,
-    "tensors": theme_tensors,  # (needs the tensor directories: see make_variant)
+    "tensors": theme_tensors,
 }
 
 # (variant name, base, theme, seed[, framework the dumps are rewritten as: "<framework>" both
@@ -550,7 +566,12 @@ VARIANTS = [
     ("mindspore_vs_pytorch_stats", "mix", "stats", 141, "mindspore:npu"),
     ("tensors_a", "tensor", "tensors", 151),
     ("tensors_b", "tensor", "tensors", 152),
+    ("structure_tensor", "tensor", "structure", 161),
 ]
+
+# Variants also compared with fuzzy matching (msprobe's -fm, which pairs correctly in tensor
+# mode only): its table of each is kept as <run>.step0.fm.
+FUZZY = ["unpaired_tensor", "tensors_a", "structure_tensor"]
 
 
 def base_dir(base, side):
@@ -571,11 +592,10 @@ def make_variant(name, base, theme, seed, framework=None):
         tensors = os.path.join(base_dir(base, side), "dump_tensor_data")
         if os.path.isdir(tensors):
             shutil.copytree(tensors, os.path.join(out, "dump_tensor_data"))
-    if theme == "tensors":
-        tensor_dirs = {side: os.path.join(out, "dump_tensor_data") for side, out in out_dirs.items()}
-        THEMES[theme](docs["npu"]["data"], docs["bench"]["data"], rng, tensor_dirs)
-    else:
-        THEMES[theme](docs["npu"]["data"], docs["bench"]["data"], rng)
+    tensor_dirs = {side: os.path.join(out, "dump_tensor_data") for side, out in out_dirs.items()}
+    if not os.path.isdir(tensor_dirs["npu"]):
+        tensor_dirs = None
+    THEMES[theme](docs["npu"]["data"], docs["bench"]["data"], rng, tensor_dirs)
     if framework:
         # "<framework>": both sides; "<framework>:npu": the npu side only, against PyTorch.
         framework, _, only = framework.partition(":")
@@ -600,10 +620,12 @@ def make_all(msprobe_python):
         # built-in table), which msdump applies to every such pair. (Not for mindtorch, whose
         # names are PyTorch's: -am would only add msprobe's backward mis-pairing of mappings.)
         flags = ["-am"] if framework and framework[0] == "mindspore:npu" else []
-        rc, files = gcp.run_compare(os.path.join(OUT, name), f"{run}.step0", run, "file", flags, msprobe_python)
-        print(f"variant {name} ({theme} on {'/'.join(BASES[base])}): msprobe rc={rc} files={files}")
-        if rc != 0 or not any(f.endswith(".csv") for f in files):
-            raise SystemExit(f"msprobe compare failed on variant {name}: see {OUT}/{name}/msprobe/")
+        runs = [(f"{run}.step0", flags)] + ([(f"{run}.step0.fm", flags + ["-fm"])] if name in FUZZY else [])
+        for cid, cflags in runs:
+            rc, files = gcp.run_compare(os.path.join(OUT, name), cid, run, "file", cflags, msprobe_python)
+            print(f"variant {name} ({theme} on {'/'.join(BASES[base])}) {cid}: msprobe rc={rc} files={files}")
+            if rc != 0 or not any(f.endswith(".csv") for f in files):
+                raise SystemExit(f"msprobe compare failed on variant {name}: see {OUT}/{name}/msprobe/")
 
 
 CROSS_DTYPE_DEVIATION = {
@@ -628,6 +650,9 @@ def cases():
         if framework and framework[0].endswith(":npu"):
             case["deviations"] = CROSS_DTYPE_DEVIATION
         out.append(case)
+        if name in FUZZY:
+            out.append(dict(case, name=f"variant {name} ({theme}) --fuzzy", flags=["--fuzzy"],
+                            expect=[gcp._expect("compare_result_<ts>.csv", pair, f"{run}.step0.fm")]))
     return out
 
 
