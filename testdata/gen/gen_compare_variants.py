@@ -401,12 +401,31 @@ MS_DTYPES = {"torch.float32": "Float32", "torch.float16": "Float16", "torch.bflo
              "torch.uint8": "UInt8", "torch.complex64": "Complex64"}
 
 
-def as_framework(doc, framework):
+def ms_name(name):
+    """An entry name (or a tensor file name) as MindSpore's dump would spell it."""
+    name = name.replace("Module.", "Cell.", 1) if name.startswith("Module.") else name
+    return (name.replace("Functional.conv2d.", "Primitive.conv2d.Conv2D.", 1)
+            .replace("Functional.relu.", "Mint.relu.", 1)
+            .replace("Functional.linear.", "MintFunctional.linear.", 1)
+            .replace("Functional.max_pool2d.", "Jit.max_pool2d.", 1))
+
+
+def as_framework(doc, framework, tensor_dir=None):
     """The dump as a MindSpore or mindtorch one: framework key, tensor leaves of type
     mindspore.Tensor with MindSpore dtype names and no requires_grad, dtype objects as
     mindspore.dtype; MindSpore names its modules Cell (mindtorch keeps Module) and its API
-    prefixes Mint / MintFunctional / Primitive / Jit."""
+    prefixes Mint / MintFunctional / Primitive / Jit, and saves tensors as .npy files (those
+    of `tensor_dir` are converted and renamed with their entries)."""
     doc["framework"] = framework
+    if tensor_dir and framework == "mindspore":
+        import numpy
+        import torch
+        for name in sorted(os.listdir(tensor_dir)):
+            if name.endswith(".pt"):
+                t = torch.load(os.path.join(tensor_dir, name))
+                array = (t.float() if t.dtype == torch.bfloat16 else t).numpy()  # (numpy has no bfloat16)
+                numpy.save(os.path.join(tensor_dir, ms_name(name)[:-3] + ".npy"), array)
+                os.remove(os.path.join(tensor_dir, name))
 
     def leaf(v):
         if isinstance(v, dict):
@@ -414,6 +433,8 @@ def as_framework(doc, framework):
                 v["type"] = "mindspore.Tensor"
                 v["dtype"] = MS_DTYPES.get(v["dtype"], v["dtype"])
                 v.pop("requires_grad", None)
+                if v.get("data_name") and framework == "mindspore":
+                    v["data_name"] = ms_name(v["data_name"])[:-3] + ".npy"
             elif v.get("type") == "torch.dtype":
                 v["type"], v["value"] = "mindspore.dtype", MS_DTYPES.get(v["value"], v["value"])
             for x in v.values():
@@ -425,13 +446,7 @@ def as_framework(doc, framework):
     renamed = {}
     for k, v in doc["data"].items():
         leaf(v)
-        if framework == "mindspore":
-            k = k.replace("Module.", "Cell.", 1) if k.startswith("Module.") else k
-            k = (k.replace("Functional.conv2d.", "Primitive.conv2d.Conv2D.", 1)
-                 .replace("Functional.relu.", "Mint.relu.", 1)
-                 .replace("Functional.linear.", "MintFunctional.linear.", 1)
-                 .replace("Functional.max_pool2d.", "Jit.max_pool2d.", 1))
-        renamed[k] = v
+        renamed[ms_name(k) if framework == "mindspore" else k] = v
     doc["data"] = renamed
 
 
@@ -567,6 +582,8 @@ VARIANTS = [
     ("tensors_a", "tensor", "tensors", 151),
     ("tensors_b", "tensor", "tensors", 152),
     ("structure_tensor", "tensor", "structure", 161),
+    ("mindspore_tensors", "tensor", "tensors", 171, "mindspore"),
+    ("mindspore_vs_pytorch_tensors", "tensor", "unpaired", 172, "mindspore:npu"),
 ]
 
 # Variants also compared with fuzzy matching (msprobe's -fm, which pairs correctly in tensor
@@ -601,7 +618,7 @@ def make_variant(name, base, theme, seed, framework=None):
         framework, _, only = framework.partition(":")
         for side, doc in docs.items():
             if not only or side == only:
-                as_framework(doc, framework)
+                as_framework(doc, framework, tensor_dirs[side] if tensor_dirs else None)
     if not has_md5(docs["npu"]["data"]) == has_md5(docs["bench"]["data"]):
         raise SystemExit(f"{name}: the theme left md5 on one side only")
     for side, out in out_dirs.items():
