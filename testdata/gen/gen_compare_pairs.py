@@ -86,6 +86,20 @@ PAIRS = {
             ("L1_tensor.step0.dir-da", "L1_tensor", "dir", ["-da"]),
         ],
     },
+    "bias_log_mix": {
+        # cnn_bias_log's model and inputs at level mix: module and parameter-gradient rows next
+        # to the API rows, in every mode.
+        "runs": {
+            "mix_statistics": {"task": "statistics", "summary_mode": "statistics", "level": "mix"},
+            "mix_md5": {"task": "statistics", "summary_mode": "md5", "level": "mix"},
+            "mix_tensor": {"task": "tensor", "summary_mode": "statistics", "level": "mix"},
+        },
+        "compares": [
+            ("mix_statistics.step0", "mix_statistics", "file", []),
+            ("mix_md5.step0", "mix_md5", "file", []),
+            ("mix_tensor.step0", "mix_tensor", "file", []),
+        ],
+    },
     "nan_inf_masks": {
         "runs": {
             "L1_statistics": {"task": "statistics", "summary_mode": "statistics"},
@@ -176,7 +190,7 @@ def build_model(pair, side):
         return SmallCNN(extra_call=(side == "npu"))
     if pair == "nan_inf_masks":
         return MaskNet(shift_bias=(side == "npu"))
-    if pair == "cnn_bias_log":
+    if pair in ("cnn_bias_log", "bias_log_mix"):
         return BiasLogNet(shift_bias=(side == "npu"))
     raise SystemExit(f"unknown pair {pair}")
 
@@ -321,7 +335,7 @@ def config_for(run, dump_path):
     if spec["task"] == "statistics":
         section = {"scope": [], "list": [], "tensor_list": [], "data_mode": ["all"],
                    "summary_mode": spec["summary_mode"]}
-    return {"task": spec["task"], "dump_path": dump_path, "rank": [], "step": [], "level": "L1",
+    return {"task": spec["task"], "dump_path": dump_path, "rank": [], "step": [], "level": spec.get("level", "L1"),
             "async_dump": False, "extra_info": True, spec["task"]: section}
 
 
@@ -673,6 +687,9 @@ def make_cases():
     for pair in ("cnn_bias_log", "nan_inf_masks"):
         for run in ("L1_statistics", "L1_tensor"):
             table(f"{pair} {run}", *_file_paths(pair, run), [_expect("compare_result_<ts>.csv", pair, f"{run}.step0")])
+    for run in ("mix_statistics", "mix_md5", "mix_tensor"):
+        table(f"bias_log_mix {run}", *_file_paths("bias_log_mix", run),
+              [_expect("compare_result_<ts>.csv", "bias_log_mix", f"{run}.step0")])
     for pair, runs in (("cnn_bug_vs_ref", ("mix_statistics", "L1_tensor")),
                        ("cnn_bias_log", ("L1_statistics", "L1_tensor"))):
         for run in runs:
