@@ -255,7 +255,7 @@ std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>
       if (it == sorted.end() || it->key != npu[i]) continue;
       const bool alone = it + 1 == sorted.end() || it[1].key != npu[i];
       if (alone) {  // every NPU row of the key pairs with it (several may, under a data mapping)
-        out[i] = it->row & ~k_taken;
+        out[i] = it->row;
         continue;
       }
       while (it != sorted.end() && it->key == npu[i] && (it->row & k_taken) != 0) ++it;

@@ -9,11 +9,12 @@ numpy, yaml, tqdm, openpyxl) and a checkout of msprobe's python tree:
     /usr/bin/python3 testdata/gen/gen_compare_pairs.py --msprobe /tmp/msprobe/python all
     /usr/bin/python3 testdata/gen/gen_compare_pairs.py --msprobe /tmp/msprobe/python check
 
-`all` rewrites testdata/compare/{cnn_extra_call,cnn_bias_log,nan_inf_masks}/ (dumps, msprobe's
-compare outputs, EXPECTED_FUZZY.json, TRUTH.json); `dump PAIR` / `compare PAIR` do one half
-(after `all`, regenerate testdata/compare/cases.json: `make-cases`); `check` re-runs every
+`all` rewrites testdata/compare/{cnn_extra_call,cnn_bias_log,bias_log_mix,nan_inf_masks}/ (dumps,
+msprobe's compare outputs, EXPECTED_FUZZY.json, TRUTH.json); `dump PAIR` / `compare PAIR` do one
+half (after `all`, regenerate testdata/compare/cases.json: `make-cases`); `check` re-runs every
 msprobe compare recorded under testdata/compare/*/msprobe/*/run.json (the committed sample pairs
-too) and reports any result file that differs from the committed one (names modulo timestamps).
+too) and testdata/compare/variants/*/msprobe/*/run.json, and reports any result file that
+differs from the committed one (names modulo timestamps).
 
 msprobe targets torch >= 2.1. Two torch-1.13 gaps are patched at run time in the dumping child
 (never in msprobe's files): `Tensor.untyped_storage` (defined as `storage().untyped()`) and
@@ -550,7 +551,9 @@ def normalized(name):
 
 def check_all(msprobe_python):
     bad = 0
-    for run_json in sorted(glob.glob(os.path.join(OUT, "*", "msprobe", "*", "run.json"))):
+    runs = glob.glob(os.path.join(OUT, "*", "msprobe", "*", "run.json")) + \
+        glob.glob(os.path.join(OUT, "variants", "*", "msprobe", "*", "run.json"))
+    for run_json in sorted(runs):
         with open(run_json, encoding="utf-8") as f:
             rec = json.load(f)
         out_dir = os.path.dirname(run_json)

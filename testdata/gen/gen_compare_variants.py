@@ -586,6 +586,9 @@ VARIANTS = [
     ("mindspore_vs_pytorch_tensors", "tensor", "unpaired", 172, "mindspore:npu"),
 ]
 
+# Variants whose table msprobe also wrote as a workbook (--xlsx), kept as <run>.step0.xlsx.
+XLSX = ["scalars_mix", "stats_mix", "md5_md5", "unpaired_tensor", "dtypes_mix"]
+
 # Variants also compared with fuzzy matching (msprobe's -fm, which pairs correctly in tensor
 # mode only): its table of each is kept as <run>.step0.fm.
 FUZZY = ["unpaired_tensor", "tensors_a", "structure_tensor"]
@@ -637,11 +640,12 @@ def make_all(msprobe_python):
         # built-in table), which msdump applies to every such pair. (Not for mindtorch, whose
         # names are PyTorch's: -am would only add msprobe's backward mis-pairing of mappings.)
         flags = ["-am"] if framework and framework[0] == "mindspore:npu" else []
-        runs = [(f"{run}.step0", flags)] + ([(f"{run}.step0.fm", flags + ["-fm"])] if name in FUZZY else [])
+        runs = [(f"{run}.step0", flags)] + ([(f"{run}.step0.fm", flags + ["-fm"])] if name in FUZZY else []) + \
+            ([(f"{run}.step0.xlsx", flags + ["--xlsx"])] if name in XLSX else [])
         for cid, cflags in runs:
             rc, files = gcp.run_compare(os.path.join(OUT, name), cid, run, "file", cflags, msprobe_python)
             print(f"variant {name} ({theme} on {'/'.join(BASES[base])}) {cid}: msprobe rc={rc} files={files}")
-            if rc != 0 or not any(f.endswith(".csv") for f in files):
+            if rc != 0 or not any(f.endswith((".csv", ".xlsx")) for f in files):
                 raise SystemExit(f"msprobe compare failed on variant {name}: see {OUT}/{name}/msprobe/")
 
 
@@ -667,6 +671,10 @@ def cases():
         if framework and framework[0].endswith(":npu"):
             case["deviations"] = CROSS_DTYPE_DEVIATION
         out.append(case)
+        if name in XLSX:
+            out.append({"name": f"variant {name} ({theme}) --xlsx", "kind": "xlsx", "npu": case["npu"],
+                        "bench": case["bench"], "flags": ["--xlsx"], "output": "compare_result_<ts>.xlsx",
+                        "msprobe": gcp._one(f"{pair}/msprobe/{run}.step0.xlsx/compare_result_[0-9]*.xlsx")})
         if name in FUZZY:
             out.append(dict(case, name=f"variant {name} ({theme}) --fuzzy", flags=["--fuzzy"],
                             expect=[gcp._expect("compare_result_<ts>.csv", pair, f"{run}.step0.fm")]))

@@ -5,7 +5,7 @@
   run_compare_goldens.py --self-test   check this script's comparison logic on msprobe's tables
 
 Data: testdata/compare/ (see its README.md): pairs of real msprobe dumps and the CSV tables
-msprobe's `msprobe compare` wrote for them. Three kinds of case (cases.json):
+msprobe's `msprobe compare` wrote for them. Four kinds of case (cases.json):
 
   table  `msdump compare NPU BENCH -o TMP FLAGS`; every CSV msdump writes is found by its name
          pattern (time stamps differ) and compared with msprobe's CSV cell by cell; exactly the
@@ -14,6 +14,8 @@ msprobe's `msprobe compare` wrote for them. Three kinds of case (cases.json):
          equal EXPECTED_FUZZY.json (the true partners, derived from the model).
   truth  `--report json`: summary.first_difference / summary.first_divergence (step, rank,
          entry, row) must name what the pair's TRUTH.json says.
+  xlsx   `--xlsx`: the workbook msdump writes against the one msprobe's `--xlsx` wrote, cell by
+         cell and by cell type (number, bool, text), read with zipfile and ElementTree.
 
 Cell rules (table cases):
   * the header must be identical; the row count must be identical;
@@ -367,7 +369,96 @@ def run_truth_case(msdump, case, tmp):
     return check_truth_report(report, expectations)
 
 
-RUNNERS = {"table": run_table_case, "fuzzy": run_fuzzy_case, "truth": run_truth_case}
+XLSX_NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+
+
+def xlsx_column(ref):
+    """0-based column of a cell reference ("AB12" -> 27)."""
+    col = 0
+    for ch in ref:
+        if not ch.isalpha():
+            break
+        col = col * 26 + (ord(ch.upper()) - ord("A") + 1)
+    return col - 1
+
+
+def read_xlsx(path):
+    """The first sheet of a workbook as rows of typed cells: ("n", float), ("s", text) or
+    ("b", bool); a cell not written is ("s", ""). Read with zipfile and ElementTree (no
+    spreadsheet library is needed)."""
+    import xml.etree.ElementTree as ET
+    import zipfile
+    with zipfile.ZipFile(path) as z:
+        shared = []
+        if "xl/sharedStrings.xml" in z.namelist():
+            for si in ET.fromstring(z.read("xl/sharedStrings.xml")).findall(f"{XLSX_NS}si"):
+                shared.append("".join(t.text or "" for t in si.iter(f"{XLSX_NS}t")))
+        sheet = ET.fromstring(z.read("xl/worksheets/sheet1.xml"))
+    rows = []
+    for row in sheet.find(f"{XLSX_NS}sheetData").findall(f"{XLSX_NS}row"):
+        cells = {}
+        for c in row.findall(f"{XLSX_NS}c"):
+            t, v = c.get("t", "n"), c.find(f"{XLSX_NS}v")
+            if t == "s":
+                value = ("s", shared[int(v.text)])
+            elif t == "inlineStr":
+                value = ("s", "".join(x.text or "" for x in c.iter(f"{XLSX_NS}t")))
+            elif t == "str":
+                value = ("s", v.text or "" if v is not None else "")
+            elif t == "b":
+                value = ("b", v is not None and v.text == "1")
+            else:
+                value = ("n", float(v.text)) if v is not None else ("s", "")
+            cells[xlsx_column(c.get("r"))] = value
+        rows.append([cells.get(i, ("s", "")) for i in range(max(cells) + 1 if cells else 0)])
+    return rows
+
+
+def compare_xlsx(got_path, want_path, limit=5):
+    """Problems comparing msdump's workbook with msprobe's, cell by cell and by cell type: texts
+    as in compare_cell, bools equal, numbers equal within the metric tolerance in metric columns
+    and a relative 1e-15 elsewhere (a workbook may store a double with 16 significant digits)."""
+    got, want = read_xlsx(got_path), read_xlsx(want_path)
+    if not got or not want or got[0] != want[0]:
+        return [f"header {got[:1]} != expected {want[:1]}"]
+    header = [text for _, text in want[0]]
+    problems = [] if len(got) == len(want) else [f"{len(got) - 1} rows, expected {len(want) - 1}"]
+    for i, (g_row, w_row) in enumerate(zip(got[1:], want[1:]), start=1):
+        for j, column in enumerate(header):
+            g = g_row[j] if j < len(g_row) else ("s", "")
+            w = w_row[j] if j < len(w_row) else ("s", "")
+            if g[0] != w[0]:
+                why = f"a {'number' if g[0] == 'n' else 'bool' if g[0] == 'b' else 'text'} cell"
+            elif g[0] == "s":
+                why = compare_cell(column, g[1], w[1])
+            elif g[0] == "b":
+                why = None if g[1] == w[1] else "differs"
+            elif column in METRIC_COLUMNS:
+                why = compare_metric(repr(g[1]), repr(w[1]))
+            else:
+                why = None if g[1] == w[1] or abs(g[1] - w[1]) <= 1e-15 * abs(w[1]) else "differs"
+            if why:
+                problems.append(f"row {i} column '{column}': {g[1]!r} {why}; msprobe: {w[0]} {w[1]!r}")
+    if len(problems) > limit:
+        problems = problems[:limit] + [f"... {len(problems) - limit} more"]
+    return problems
+
+
+def run_xlsx_case(msdump, case, tmp):
+    want = os.path.join(DATA, case["msprobe"])
+    if not os.path.isfile(want):
+        return [f"expected msprobe workbook missing: {case['msprobe']}"]
+    out_dir = os.path.join(tmp, "out")
+    proc, cmd = run_msdump(msdump, case, out_dir)
+    if proc.returncode not in (0, 1):
+        return [describe_failure(proc, cmd)]
+    found = [f for f in os.listdir(out_dir) if pattern_regex(case["output"]).match(f)] if os.path.isdir(out_dir) else []
+    if len(found) != 1:
+        return [f"expected one workbook named {case['output']} in the output, found {found}"]
+    return compare_xlsx(os.path.join(out_dir, found[0]), want)
+
+
+RUNNERS = {"table": run_table_case, "fuzzy": run_fuzzy_case, "truth": run_truth_case, "xlsx": run_xlsx_case}
 
 
 def load_cases():
@@ -540,6 +631,13 @@ def self_test():
         verdict(f"{case['name']}: other row (must fail)", bool(check_truth_report(bad, exp)))
         bad["summary"]["first_difference"] = None
         verdict(f"{case['name']}: null (must fail)", bool(check_truth_report(bad, exp)))
+    # xlsx: msprobe's workbook against itself passes, against another case's workbook fails
+    books = [os.path.join(DATA, c["msprobe"]) for c in load_cases() if c["kind"] == "xlsx"]
+    for i, book in enumerate(books):
+        verdict(f"{os.path.relpath(book, DATA)}: itself", not compare_xlsx(book, book))
+        if len(books) > 1:
+            other = books[(i + 1) % len(books)]
+            verdict(f"{os.path.relpath(book, DATA)}: another workbook (must fail)", bool(compare_xlsx(other, book)))
     for kind, count in sorted(applied.items()):
         print(f"  {count:3d} x {kind}")
     print(f"{passed} passed, {failed} failed")
