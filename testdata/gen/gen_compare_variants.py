@@ -24,6 +24,7 @@ are the base pair's: entries a theme adds have no stack.
 
 import argparse
 import copy
+import glob
 import json
 import math
 import os
@@ -589,6 +590,11 @@ VARIANTS = [
 # Variants whose table msprobe also wrote as a workbook (--xlsx), kept as <run>.step0.xlsx.
 XLSX = ["scalars_mix", "stats_mix", "md5_md5", "unpaired_tensor", "dtypes_mix"]
 
+# Variants also compared in directory mode with msprobe's -da (first-divergence analysis): its
+# diff_analyze file (if any) is kept under <run>.step0.dir-da.
+DIFF_ANALYZE = ["stats_mix", "verdicts_mix", "dtypes_mix", "scalars_mix", "unpaired_mix", "tensors_a",
+                "unpaired_tensor", "dist_l1"]
+
 # Variants also compared with fuzzy matching (msprobe's -fm, which pairs correctly in tensor
 # mode only): its table of each is kept as <run>.step0.fm.
 FUZZY = ["unpaired_tensor", "tensors_a", "structure_tensor"]
@@ -642,10 +648,13 @@ def make_all(msprobe_python):
         flags = ["-am"] if framework and framework[0] == "mindspore:npu" else []
         runs = [(f"{run}.step0", flags)] + ([(f"{run}.step0.fm", flags + ["-fm"])] if name in FUZZY else []) + \
             ([(f"{run}.step0.xlsx", flags + ["--xlsx"])] if name in XLSX else [])
-        for cid, cflags in runs:
-            rc, files = gcp.run_compare(os.path.join(OUT, name), cid, run, "file", cflags, msprobe_python)
+        runs = [(cid, "file", cflags) for cid, cflags in runs]
+        if name in DIFF_ANALYZE:
+            runs.append((f"{run}.step0.dir-da", "dir", flags + ["-da"]))
+        for cid, kind, cflags in runs:
+            rc, files = gcp.run_compare(os.path.join(OUT, name), cid, run, kind, cflags, msprobe_python)
             print(f"variant {name} ({theme} on {'/'.join(BASES[base])}) {cid}: msprobe rc={rc} files={files}")
-            if rc != 0 or not any(f.endswith((".csv", ".xlsx")) for f in files):
+            if rc != 0 or not any(f.endswith((".csv", ".xlsx", ".json")) for f in files):
                 raise SystemExit(f"msprobe compare failed on variant {name}: see {OUT}/{name}/msprobe/")
 
 
@@ -675,6 +684,12 @@ def cases():
             out.append({"name": f"variant {name} ({theme}) --xlsx", "kind": "xlsx", "npu": case["npu"],
                         "bench": case["bench"], "flags": ["--xlsx"], "output": "compare_result_<ts>.xlsx",
                         "msprobe": gcp._one(f"{pair}/msprobe/{run}.step0.xlsx/compare_result_[0-9]*.xlsx")})
+        if name in DIFF_ANALYZE:
+            found = sorted(glob.glob(os.path.join(gcp.OUT, pair, "msprobe", f"{run}.step0.dir-da", "diff_analyze_*.json")))
+            out.append({"name": f"variant {name} ({theme}) --diff-analyze", "kind": "diff_analyze",
+                        "npu": f"{pair}/{run}/npu/step0", "bench": f"{pair}/{run}/bench/step0",
+                        "flags": ["--diff-analyze"],
+                        "msprobe": [os.path.relpath(f, gcp.OUT) for f in found]})
         if name in FUZZY:
             out.append(dict(case, name=f"variant {name} ({theme}) --fuzzy", flags=["--fuzzy"],
                             expect=[gcp._expect("compare_result_<ts>.csv", pair, f"{run}.step0.fm")]))

@@ -5,7 +5,7 @@
   run_compare_goldens.py --self-test   check this script's comparison logic on msprobe's tables
 
 Data: testdata/compare/ (see its README.md): pairs of real msprobe dumps and the CSV tables
-msprobe's `msprobe compare` wrote for them. Four kinds of case (cases.json):
+msprobe's `msprobe compare` wrote for them. Five kinds of case (cases.json):
 
   table  `msdump compare NPU BENCH -o TMP FLAGS`; every CSV msdump writes is found by its name
          pattern (time stamps differ) and compared with msprobe's CSV cell by cell; exactly the
@@ -16,6 +16,8 @@ msprobe's `msprobe compare` wrote for them. Four kinds of case (cases.json):
          entry, row) must name what the pair's TRUTH.json says.
   xlsx   `--xlsx`: the workbook msdump writes against the one msprobe's `--xlsx` wrote, cell by
          cell and by cell type (number, bool, text), read with zipfile and ElementTree.
+  diff_analyze  `--diff-analyze` on two step directories: msdump's diff_analyze file must be
+         msprobe's `-da` file byte for byte (and absent when msprobe wrote none).
 
 Cell rules (table cases):
   * the header must be identical; the row count must be identical;
@@ -458,7 +460,30 @@ def run_xlsx_case(msdump, case, tmp):
     return compare_xlsx(os.path.join(out_dir, found[0]), want)
 
 
-RUNNERS = {"table": run_table_case, "fuzzy": run_fuzzy_case, "truth": run_truth_case, "xlsx": run_xlsx_case}
+def run_diff_analyze_case(msdump, case, tmp):
+    """`--diff-analyze` on two step directories: the diff_analyze files msdump writes must be
+    msprobe's (`-da`), byte for byte, and none when msprobe wrote none."""
+    want = [os.path.join(DATA, f) for f in case["msprobe"]]
+    missing = [f for f in want if not os.path.isfile(f)]
+    if missing:
+        return [f"expected msprobe diff_analyze files missing: {missing}"]
+    out_dir = os.path.join(tmp, "out")
+    proc, cmd = run_msdump(msdump, case, out_dir, ["-q"])
+    if proc.returncode not in (0, 1):
+        return [describe_failure(proc, cmd)]
+    got = sorted(glob.glob(os.path.join(out_dir, "**", "diff_analyze_*.json"), recursive=True))
+    if len(got) != len(want):
+        return [f"{len(got)} diff_analyze files, msprobe wrote {len(want)}"]
+    problems = []
+    for g, w in zip(got, want):
+        with open(g, "rb") as a, open(w, "rb") as b:
+            if a.read() != b.read():
+                problems.append(f"{os.path.relpath(g, out_dir)} differs from {os.path.relpath(w, DATA)}")
+    return problems
+
+
+RUNNERS = {"table": run_table_case, "fuzzy": run_fuzzy_case, "truth": run_truth_case, "xlsx": run_xlsx_case,
+           "diff_analyze": run_diff_analyze_case}
 
 
 def load_cases():
