@@ -701,6 +701,7 @@ def make_cases():
                           "truth": f"{pair}/TRUTH.json"})
     import gen_compare_variants  # the variant pairs (testdata/compare/variants/)
     cases.extend(gen_compare_variants.cases())
+    cases.extend(gen_compare_variants.step_pair_cases())
     write_json(os.path.join(OUT, "cases.json"), {
         "comment": "Cases of tests/golden/run_compare_goldens.py (made by testdata/gen/"
                    "gen_compare_pairs.py make-cases): paths relative to testdata/compare; '@data/' "

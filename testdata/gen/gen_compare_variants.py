@@ -10,10 +10,13 @@ tables under testdata/compare/variants/ were made and can be remade (the Debian 
 msprobe's python tree, as for gen_compare_pairs.py, whose driver runs msprobe here):
 
     /usr/bin/python3 testdata/gen/gen_compare_variants.py --msprobe /tmp/msprobe/python all
+    /usr/bin/python3 testdata/gen/gen_compare_variants.py --msprobe /tmp/msprobe/python steps
     /usr/bin/python3 testdata/gen/gen_compare_pairs.py --msprobe /tmp/msprobe/python make-cases
 
-`all` rewrites testdata/compare/variants/ (the dumps and msprobe's outputs); make-cases adds one
-table case per variant to cases.json (gen_compare_pairs.make_cases calls `cases()` here).
+`all` rewrites testdata/compare/variants/ (the dumps and msprobe's outputs); `steps` rewrites
+testdata/compare/steps/ (msprobe's tables of step 0 against step 1 of the real runs under
+testdata/msprobe/); make-cases adds their cases to cases.json (gen_compare_pairs.make_cases calls
+`cases()` and `step_pair_cases()` here).
 
 Every variant starts from both sides of one real pair (BASES) and applies one theme (THEMES) to
 both sides with one seed, so a differing row points at one rule. Values are written the way
@@ -30,6 +33,7 @@ import math
 import os
 import random
 import shutil
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -667,6 +671,67 @@ CROSS_DTYPE_DEVIATION = {
 }
 
 
+# Step pairs: step 0 of each real msprobe run under testdata/msprobe/ against its own step 1 (the
+# weights moved by one optimizer step, so the values differ), in every level, task and summary
+# mode those runs have, the legacy format included (not cnn_mix_structure: a structure dump has no
+# data, msprobe writes no table). msprobe's table of each is kept under
+# testdata/compare/steps/<run>/msprobe/.
+MSPROBE_RUNS = os.path.join(gcp.REPO, "testdata", "msprobe")
+STEP_PAIRS = {
+    "cnn_L0_statistics_all": "current/cnn_L0_statistics_all/step{}/rank0",
+    "cnn_L0_tensor_all": "current/cnn_L0_tensor_all/step{}/rank0",
+    "cnn_L1_statistics_all": "current/cnn_L1_statistics_all/step{}/rank0",
+    "cnn_L1_statistics_all_high": "current/cnn_L1_statistics_all_high/step{}/rank0",
+    "cnn_L1_statistics_all_noextra": "current/cnn_L1_statistics_all_noextra/step{}/rank0",
+    "cnn_L1_statistics_all_proc": "current/cnn_L1_statistics_all_proc/step{}/proc23542",
+    "cnn_L1_tensor_all": "current/cnn_L1_tensor_all/step{}/rank0",
+    "cnn_mix_md5_all": "current/cnn_mix_md5_all/step{}/rank0",
+    "cnn_mix_statistics_all": "current/cnn_mix_statistics_all/step{}/rank0",
+    "cnn_mix_statistics_forward": "current/cnn_mix_statistics_forward/step{}/rank0",
+    "cnn_mix_tensor_forward": "current/cnn_mix_tensor_forward/step{}/rank0",
+    "cnn_mix_xor_all": "current/cnn_mix_xor_all/step{}/rank0",
+    "legacy": "legacy/step{}/proc2016",
+}
+STEPS_OUT = os.path.join(gcp.OUT, "steps")
+
+
+def step_pair_paths(name):
+    """The two dump.json files of a step pair, relative to testdata/compare."""
+    rel = os.path.relpath(MSPROBE_RUNS, gcp.OUT)
+    return tuple(f"{rel}/{STEP_PAIRS[name].format(step)}/dump.json" for step in (0, 1))
+
+
+def make_step_pairs(msprobe_python):
+    """msprobe's compare of every step pair (run from testdata/compare, paths relative to it)."""
+    shutil.rmtree(STEPS_OUT, ignore_errors=True)
+    for name in STEP_PAIRS:
+        npu, bench = step_pair_paths(name)
+        out_rel = f"steps/{name}/msprobe"
+        argv = ["compare", "-tp", npu, "-gp", bench, "-o", out_rel]
+        cmd = [sys.executable, os.path.join(HERE, "gen_compare_pairs.py"), "--msprobe", msprobe_python, "msprobe"] + argv
+        proc = subprocess.run(cmd, env=gcp.child_env(msprobe_python), cwd=gcp.OUT, capture_output=True, text=True)
+        out_dir = os.path.join(gcp.OUT, out_rel)
+        os.makedirs(out_dir, exist_ok=True)
+        files = sorted(n for n in os.listdir(out_dir))
+        gcp.write_json(os.path.join(out_dir, "run.json"), {
+            "cmd": "msprobe " + " ".join(argv), "cwd": "testdata/compare", "rc": proc.returncode, "files": files})
+        print(f"step pair {name}: msprobe rc={proc.returncode} files={files}")
+        if proc.returncode != 0 or not files:
+            sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-3000:])
+            raise SystemExit(f"msprobe compare failed on step pair {name}")
+
+
+def step_pair_cases():
+    out = []
+    for name in STEP_PAIRS:
+        npu, bench = step_pair_paths(name)
+        out.append({"name": f"step pair {name} (step 0 against step 1)", "kind": "table", "npu": npu,
+                    "bench": bench, "flags": [],
+                    "expect": [{"output": "compare_result_<ts>.csv",
+                                "msprobe": gcp._one(f"steps/{name}/msprobe/compare_result_[0-9]*.csv")}]})
+    return out
+
+
 def cases():
     """One table case per variant (for gen_compare_pairs.make_cases)."""
     out = []
@@ -701,7 +766,11 @@ def main():
     ap.add_argument("--msprobe", required=True, help="msprobe's python/ directory")
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("all")
+    sub.add_parser("steps")
     a = ap.parse_args()
+    if a.cmd == "steps":
+        make_step_pairs(os.path.abspath(a.msprobe))
+        return
     make_all(os.path.abspath(a.msprobe))
 
 
