@@ -26,8 +26,9 @@ double Cell::to_double() const {
 }
 
 Cell Cell::floating_kept(double v) {
+  static_assert(sizeof(m_kept) >= pyjson::k_max_python_float_chars);
   Cell c = floating(v);
-  if (std::isfinite(v)) pyjson::append_python_float(c.m_text, v);
+  if (std::isfinite(v)) c.m_kept_size = static_cast<std::uint8_t>(pyjson::format_python_float(c.m_kept, v) - c.m_kept);
   return c;
 }
 

@@ -34,7 +34,11 @@ class Cell {
   bool is_text() const { return m_kind == Kind::text; }
   bool is_number() const { return m_kind == Kind::integer || m_kind == Kind::floating; }
   // Text cells (and big integers' digits; a kept float's str()).
-  std::string_view as_text() const { return m_borrowed ? m_view : std::string_view(m_text); }
+  std::string_view as_text() const {
+    if (m_borrowed) return m_view;
+    if (m_kept_size != 0) return {m_kept, m_kept_size};
+    return m_text;
+  }
   bool is_big_integer() const { return m_big; }
   std::int64_t as_int() const { return m_int; }
   double as_float() const { return m_float; }
@@ -56,10 +60,12 @@ class Cell {
   bool m_big = false;
   bool m_bool = false;
   bool m_borrowed = false;  // the text is m_view, not m_text
+  std::uint8_t m_kept_size = 0;  // a kept float's str() is m_kept[0, m_kept_size): no allocation
   std::int64_t m_int = 0;
   double m_float = 0.0;
   std::string m_text;
   std::string_view m_view;
+  char m_kept[32]{};  // (>= pyjson::k_max_python_float_chars)
 
   Cell borrowed() const {
     if (m_borrowed) return *this;
@@ -69,7 +75,7 @@ class Cell {
     c.m_bool = m_bool;
     c.m_int = m_int;
     c.m_float = m_float;
-    c.m_view = m_text;
+    c.m_view = as_text();
     c.m_borrowed = true;
     return c;
   }
