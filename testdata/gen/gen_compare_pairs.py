@@ -13,7 +13,8 @@ numpy, yaml, tqdm, openpyxl) and a checkout of msprobe's python tree:
 msprobe's compare outputs, EXPECTED_FUZZY.json, TRUTH.json); `dump PAIR` / `compare PAIR` do one
 half (after `all`, regenerate testdata/compare/cases.json: `make-cases`); `check` re-runs every
 msprobe compare recorded under testdata/compare/*/msprobe/*/run.json (the committed sample pairs
-too) and testdata/compare/variants/*/msprobe/*/run.json, and reports any result file that
+too), testdata/compare/variants/*/msprobe/*/run.json and testdata/compare/steps/*/msprobe/*/run.json,
+and reports any result file that
 differs from the committed one (names modulo timestamps).
 
 msprobe targets torch >= 2.1. Two torch-1.13 gaps are patched at run time in the dumping child
@@ -396,11 +397,13 @@ def compare_paths(run, kind):
     return (f"{run}/npu/step0", f"{run}/bench/step0")
 
 
-def run_compare(pair_dir, cid, run, kind, flags, msprobe_python):
+def run_compare(pair_dir, cid, run, kind, flags, msprobe_python, paths=None):
+    """msprobe's compare of a run of a pair, into <pair_dir>/msprobe/<cid>/ (with run.json and
+    msprobe.log); `paths` (npu, bench), relative to pair_dir, instead of the run's own."""
     out_rel = f"msprobe/{cid}"
     out_dir = os.path.join(pair_dir, out_rel)
     shutil.rmtree(out_dir, ignore_errors=True)
-    npu, bench = compare_paths(run, kind)
+    npu, bench = paths or compare_paths(run, kind)
     flags = [f.replace("{pair}/", "") for f in flags]
     argv = ["compare", "-tp", npu, "-gp", bench, "-o", out_rel] + flags
     cmd = [sys.executable, os.path.abspath(__file__), "--msprobe", msprobe_python, "msprobe"] + argv
@@ -409,7 +412,7 @@ def run_compare(pair_dir, cid, run, kind, flags, msprobe_python):
                           capture_output=True, text=True)
     wall = time.time() - start
     os.makedirs(out_dir, exist_ok=True)
-    log = (proc.stdout + proc.stderr).replace(pair_dir, ".").replace(
+    log = (proc.stdout + proc.stderr).replace(pair_dir, ".").replace(REPO, "<repo>").replace(
         os.path.dirname(os.path.abspath(msprobe_python)), "<msprobe>").replace(
         os.path.abspath(__file__), NEUTRAL_SCRIPT)
     with open(os.path.join(out_dir, "msprobe.log"), "w", encoding="utf-8") as f:
@@ -549,10 +552,21 @@ def normalized(name):
     return TS_RE.sub("_<ts>", name) if not name.startswith("diff_analyze_") else "diff_analyze_<ns>.json"
 
 
+def content(path):
+    """A result file's content: its bytes; for a workbook, its members but the document
+    properties (which carry the time it was written)."""
+    if not path.endswith(".xlsx"):
+        with open(path, "rb") as f:
+            return f.read()
+    import zipfile
+    with zipfile.ZipFile(path) as z:
+        return {n: z.read(n) for n in z.namelist() if n != "docProps/core.xml"}
+
+
 def check_all(msprobe_python):
     bad = 0
-    runs = glob.glob(os.path.join(OUT, "*", "msprobe", "*", "run.json")) + \
-        glob.glob(os.path.join(OUT, "variants", "*", "msprobe", "*", "run.json"))
+    runs = [run for group in ("*", "variants/*", "steps/*")
+            for run in glob.glob(os.path.join(OUT, group, "msprobe", "*", "run.json"))]
     for run_json in sorted(runs):
         with open(run_json, encoding="utf-8") as f:
             rec = json.load(f)
@@ -576,9 +590,8 @@ def check_all(msprobe_python):
         for key in sorted(set(got) & set(want)):
             if key.startswith("diff_analyze_"):
                 continue  # holds a nanosecond time stamp only in its name; content compared below
-            with open(got[key], "rb") as a, open(want[key], "rb") as b:
-                if a.read() != b.read():
-                    problems.append(f"{key} differs")
+            if content(got[key]) != content(want[key]):
+                problems.append(f"{key} differs")
         for key in sorted(set(got) & set(want)):
             if key.startswith("diff_analyze_"):
                 with open(got[key], "rb") as a, open(want[key], "rb") as b:

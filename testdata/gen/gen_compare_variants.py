@@ -33,7 +33,6 @@ import math
 import os
 import random
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -675,7 +674,7 @@ CROSS_DTYPE_DEVIATION = {
 # weights moved by one optimizer step, so the values differ), in every level, task and summary
 # mode those runs have, the legacy format included (not cnn_mix_structure: a structure dump has no
 # data, msprobe writes no table). msprobe's table of each is kept under
-# testdata/compare/steps/<run>/msprobe/.
+# testdata/compare/steps/<run>/msprobe/step0-vs-step1/.
 MSPROBE_RUNS = os.path.join(gcp.REPO, "testdata", "msprobe")
 STEP_PAIRS = {
     "cnn_L0_statistics_all": "current/cnn_L0_statistics_all/step{}/rank0",
@@ -695,30 +694,26 @@ STEP_PAIRS = {
 STEPS_OUT = os.path.join(gcp.OUT, "steps")
 
 
-def step_pair_paths(name):
-    """The two dump.json files of a step pair, relative to testdata/compare."""
-    rel = os.path.relpath(MSPROBE_RUNS, gcp.OUT)
+STEP_PAIR_ID = "step0-vs-step1"
+
+
+def step_pair_paths(name, start=gcp.OUT):
+    """The two dump.json files of a step pair, relative to `start`."""
+    rel = os.path.relpath(MSPROBE_RUNS, start)
     return tuple(f"{rel}/{STEP_PAIRS[name].format(step)}/dump.json" for step in (0, 1))
 
 
 def make_step_pairs(msprobe_python):
-    """msprobe's compare of every step pair (run from testdata/compare, paths relative to it)."""
+    """msprobe's compare of every step pair, into steps/<run>/msprobe/<STEP_PAIR_ID>/."""
     shutil.rmtree(STEPS_OUT, ignore_errors=True)
     for name in STEP_PAIRS:
-        npu, bench = step_pair_paths(name)
-        out_rel = f"steps/{name}/msprobe"
-        argv = ["compare", "-tp", npu, "-gp", bench, "-o", out_rel]
-        cmd = [sys.executable, os.path.join(HERE, "gen_compare_pairs.py"), "--msprobe", msprobe_python, "msprobe"] + argv
-        proc = subprocess.run(cmd, env=gcp.child_env(msprobe_python), cwd=gcp.OUT, capture_output=True, text=True)
-        out_dir = os.path.join(gcp.OUT, out_rel)
-        os.makedirs(out_dir, exist_ok=True)
-        files = sorted(n for n in os.listdir(out_dir))
-        gcp.write_json(os.path.join(out_dir, "run.json"), {
-            "cmd": "msprobe " + " ".join(argv), "cwd": "testdata/compare", "rc": proc.returncode, "files": files})
-        print(f"step pair {name}: msprobe rc={proc.returncode} files={files}")
-        if proc.returncode != 0 or not files:
-            sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-3000:])
-            raise SystemExit(f"msprobe compare failed on step pair {name}")
+        pair_dir = os.path.join(STEPS_OUT, name)
+        os.makedirs(pair_dir)
+        rc, files = gcp.run_compare(pair_dir, STEP_PAIR_ID, name, "file", [], msprobe_python,
+                                    paths=step_pair_paths(name, pair_dir))
+        print(f"step pair {name}: msprobe rc={rc} files={files}")
+        if rc != 0 or not files:
+            raise SystemExit(f"msprobe compare failed on step pair {name}: see {pair_dir}/msprobe/")
 
 
 def step_pair_cases():
@@ -727,8 +722,7 @@ def step_pair_cases():
         npu, bench = step_pair_paths(name)
         out.append({"name": f"step pair {name} (step 0 against step 1)", "kind": "table", "npu": npu,
                     "bench": bench, "flags": [],
-                    "expect": [{"output": "compare_result_<ts>.csv",
-                                "msprobe": gcp._one(f"steps/{name}/msprobe/compare_result_[0-9]*.csv")}]})
+                    "expect": [gcp._expect("compare_result_<ts>.csv", f"steps/{name}", STEP_PAIR_ID)]})
     return out
 
 
