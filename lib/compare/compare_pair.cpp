@@ -371,11 +371,16 @@ Result<void> write_table(const TableView& view, const PairSpec& spec, const Comp
   return {};
 }
 
-// Per NPU row its bench partner after the dtype gate; marks the bench rows taken.
-std::vector<std::uint32_t> pair_sides(const DumpIndex& npu, const DumpIndex& bench, const CompareOptions& o, bool cross,
-                                      std::vector<bool>& taken) {
-  const bool mapped = o.match.data_mapping != nullptr || o.match.cell_mapping != nullptr;
-  const auto paired = pair_hashed(npu.keys, bench.keys, o.match.fuzzy && !mapped);
+// Fuzzy pairing (msprobe's queue algorithm) or exact: a data or cell mapping pairs exactly.
+bool fuzzy_pairing(const CompareOptions& o) {
+  return o.match.fuzzy && o.match.data_mapping == nullptr && o.match.cell_mapping == nullptr;
+}
+
+// Per NPU row its bench partner after the dtype gate; marks the bench rows taken. `sorted`:
+// the bench keys sorted (sort_keys) for exact pairing.
+std::vector<std::uint32_t> pair_sides(const DumpIndex& npu, const DumpIndex& bench, std::optional<SortedKeys>& sorted,
+                                      const CompareOptions& o, bool cross, std::vector<bool>& taken) {
+  const auto paired = sorted ? pair_sorted(npu.keys, *sorted) : pair_hashed(npu.keys, bench.keys, true);
   std::vector<std::uint32_t> out(paired.size(), k_unpaired);
   taken.assign(bench.rows(), false);
   for (std::size_t i = 0; i < paired.size(); ++i) {
@@ -435,7 +440,18 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   const bool cross = cross_framework(npu_header->framework, bench_header->framework);
 
   RowKeyer npu_keys(true, o.match, cross), bench_keys(false, o.match, cross);
-  auto bench_future = std::async(std::launch::async, [&] { return index_side(std::move(*bench_src), spec.bench, bench_keys); });
+  // The bench side's thread also sorts its keys for pairing and reads the NPU side's
+  // stack.json: the NPU side's index is the longer one (it keeps every row's statistic types),
+  // so both are ready when it is.
+  std::optional<Result<StackLookup>> stacks;
+  std::optional<SortedKeys> sorted;
+  auto bench_future = std::async(std::launch::async, [&] {
+    auto side = index_side(std::move(*bench_src), spec.bench, bench_keys);
+    if (!side) return side;
+    if (!fuzzy_pairing(o)) sorted = sort_keys(side->index.keys);
+    stacks = load_stack_lookup(parent_dir(spec.npu));
+    return side;
+  });
   auto npu = index_side(std::move(*npu_src), spec.npu, npu_keys);
   auto bench = bench_future.get();
   if (!npu) return npu.error();
@@ -447,13 +463,13 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   r.mode = *mode;
   for (const auto* side : {&npu->index, &bench->index})
     if (side->error) r.problems.push_back({side->path, "", side->error->message});
-  auto stacks = load_stack_lookup(parent_dir(spec.npu));
-  if (!stacks) {
-    r.problems.push_back({(fs::path(parent_dir(spec.npu)) / dump::k_stack_json).string(), "", stacks.error().message});
-    stacks = StackLookup{};
+  if (!*stacks) {
+    r.problems.push_back({(fs::path(parent_dir(spec.npu)) / dump::k_stack_json).string(), "", stacks->error().message});
+    *stacks = StackLookup{};
   }
   std::vector<bool> taken;
-  const auto bench_of = pair_sides(npu->index, bench->index, o, cross, taken);
+  const auto bench_of = pair_sides(npu->index, bench->index, sorted, o, cross, taken);
+  sorted.reset();
   std::vector<bool> paired(bench_of.size());
   for (std::size_t i = 0; i < bench_of.size(); ++i) paired[i] = bench_of[i] != k_unpaired;
   const auto unmatched_ints = unmatched_int_rule(npu->index.stat_kinds, paired);
@@ -463,7 +479,7 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     side->dtypes = {};
     side->stat_kinds = {};
   }
-  const PassInputs in{spec, *mode, *npu, *bench, bench_of, *stacks, tensor_dirs(spec), unmatched_ints};
+  const PassInputs in{spec, *mode, *npu, *bench, bench_of, **stacks, tensor_dirs(spec), unmatched_ints};
   std::error_code ec;
   {
     PairStream stream(in, o.threads, o.diff_analyze, r);

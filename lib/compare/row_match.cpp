@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <limits>
 #include <unordered_map>
@@ -228,42 +229,62 @@ KeyHash RowKeyer::hashed(const Row& row, std::string_view entry) {
   return k ? hash_key(*k) : k_no_key;
 }
 
+namespace {
+constexpr std::uint32_t k_taken = std::uint32_t{1} << 31;  // rows are fewer than 2^31
+bool key_less(const KeyHash& a, const KeyHash& b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
+}  // namespace
+
+SortedKeys sort_keys(const std::vector<KeyHash>& bench) {
+  SortedKeys s;
+  s.keyed.reserve(bench.size());
+  for (std::uint32_t i = 0; i < bench.size(); ++i)
+    if (bench[i] != k_no_key) s.keyed.push_back({bench[i], i});
+  std::sort(s.keyed.begin(), s.keyed.end(), [](const SortedKeys::Keyed& a, const SortedKeys::Keyed& b) {
+    return key_less(a.key, b.key) || (a.key == b.key && a.row < b.row);
+  });
+  // About one key a bucket: 2^bits >= the keys.
+  const int bits = std::max(1, static_cast<int>(std::bit_width(s.keyed.size())));
+  s.shift = 64 - bits;
+  s.bucket.assign((std::size_t{1} << bits) + 1, 0);
+  std::size_t at = 0;
+  for (std::size_t b = 0; b + 1 < s.bucket.size(); ++b) {
+    while (at < s.keyed.size() && (s.keyed[at].key.hi >> s.shift) < b) ++at;
+    s.bucket[b] = static_cast<std::uint32_t>(at);
+  }
+  s.bucket.back() = static_cast<std::uint32_t>(s.keyed.size());
+  return s;
+}
+
+std::vector<std::optional<std::uint32_t>> pair_sorted(const std::vector<KeyHash>& npu, SortedKeys& bench) {
+  // A key of one bench row pairs it with every NPU row of the key (several may, under a data
+  // mapping); a key of several pairs them in order, past the taken ones.
+  std::vector<std::optional<std::uint32_t>> out(npu.size());
+  const auto end = bench.keyed.end();
+  for (std::size_t i = 0; i < npu.size(); ++i) {
+    const KeyHash& k = npu[i];
+    if (k == k_no_key) continue;
+    const auto b = k.hi >> bench.shift;
+    auto it = std::lower_bound(bench.keyed.begin() + bench.bucket[b], bench.keyed.begin() + bench.bucket[b + 1], k,
+                               [](const SortedKeys::Keyed& a, const KeyHash& key) { return key_less(a.key, key); });
+    if (it == end || it->key != k) continue;
+    const bool alone = it + 1 == end || it[1].key != k;
+    if (alone) {
+      out[i] = it->row;
+      continue;
+    }
+    while (it != end && it->key == k && (it->row & k_taken) != 0) ++it;
+    if (it == end || it->key != k) continue;  // more NPU rows than bench rows
+    out[i] = it->row;
+    it->row |= k_taken;
+  }
+  return out;
+}
+
 std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>& npu, const std::vector<KeyHash>& bench,
                                                       bool fuzzy) {
   if (!fuzzy) {
-    // The bench keys sorted with their rows (20 bytes a row, no hash table), found by binary
-    // search. A key of one bench row pairs it with every NPU row of the key; a key of several
-    // pairs them in order, past the taken ones (the top bit of `row` marks a taken row; rows
-    // are fewer than 2^31).
-    struct Keyed {
-      KeyHash key;
-      std::uint32_t row;
-    };
-    constexpr std::uint32_t k_taken = std::uint32_t{1} << 31;
-    std::vector<Keyed> sorted;
-    sorted.reserve(bench.size());
-    for (std::uint32_t i = 0; i < bench.size(); ++i)
-      if (bench[i] != k_no_key) sorted.push_back({bench[i], i});
-    const auto less = [](const KeyHash& a, const KeyHash& b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; };
-    std::sort(sorted.begin(), sorted.end(), [&](const Keyed& a, const Keyed& b) {
-      return less(a.key, b.key) || (a.key == b.key && a.row < b.row);
-    });
-    std::vector<std::optional<std::uint32_t>> out(npu.size());
-    for (std::size_t i = 0; i < npu.size(); ++i) {
-      if (npu[i] == k_no_key) continue;
-      auto it = std::lower_bound(sorted.begin(), sorted.end(), npu[i], [&](const Keyed& a, const KeyHash& k) { return less(a.key, k); });
-      if (it == sorted.end() || it->key != npu[i]) continue;
-      const bool alone = it + 1 == sorted.end() || it[1].key != npu[i];
-      if (alone) {  // every NPU row of the key pairs with it (several may, under a data mapping)
-        out[i] = it->row;
-        continue;
-      }
-      while (it != sorted.end() && it->key == npu[i] && (it->row & k_taken) != 0) ++it;
-      if (it == sorted.end() || it->key != npu[i]) continue;  // more NPU rows than bench rows
-      out[i] = it->row;
-      it->row |= k_taken;
-    }
-    return out;
+    auto sorted = sort_keys(bench);
+    return pair_sorted(npu, sorted);
   }
   std::unordered_map<KeyHash, std::uint32_t, KeyHashHasher> ids;
   auto id_of = [&](const KeyHash& h) {

@@ -95,6 +95,23 @@ class RowKeyer {
 std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>& npu, const std::vector<KeyHash>& bench,
                                                       bool fuzzy);
 
+// Exact pairing in two steps, so the first can run on the thread that indexed the bench side:
+// the bench keys sorted with their rows, and a bucket table on the top bits of the hashes (keys
+// are hashes, so buckets fill evenly: a lookup reads one bucket, not a binary search's ~log2(n)
+// cache lines); then the NPU keys looked up in order. pair_sorted marks the bench rows it
+// takes in `bench`, so it runs once per SortedKeys.
+struct SortedKeys {
+  struct Keyed {
+    KeyHash key;
+    std::uint32_t row;  // top bit: taken by a key's earlier NPU row (several bench rows of one key)
+  };
+  std::vector<Keyed> keyed;
+  std::vector<std::uint32_t> bucket;  // bucket[b]: the first of `keyed` whose hi >> shift >= b
+  int shift = 63;
+};
+SortedKeys sort_keys(const std::vector<KeyHash>& bench);
+std::vector<std::optional<std::uint32_t>> pair_sorted(const std::vector<KeyHash>& npu, SortedKeys& bench);
+
 // The fuzzy key of a row name (see above); names without `forward`/`backward` are kept.
 std::string fuzzy_key(std::string_view row_name);
 

@@ -256,6 +256,45 @@ TEST_SUITE("msdump::compare") {
       CHECK(match_rows(npu, bench, fuzzy).bench_of == naive_fuzzy(nk, bk));
     }
   }
+  TEST_CASE("exact pairing through the bucket table equals a linear search, keys of one or several rows") {
+    // Reference: a key's single bench row pairs every NPU row of the key; of several, the k-th
+    // NPU row of the key takes the k-th. Hashes are drawn from a few values (duplicates) and
+    // from skewed top bits (crowded and empty buckets), k_no_key included.
+    std::mt19937_64 rng(99);
+    for (int round = 0; round < 400; ++round) {
+      const int n_bench = static_cast<int>(rng() % 40), n_npu = static_cast<int>(rng() % 40);
+      const std::uint64_t values = 1 + rng() % 20;
+      const int skew = static_cast<int>(rng() % 64);
+      auto draw = [&] {
+        const std::uint64_t v = rng() % values;
+        if (v == 0) return k_no_key;
+        return KeyHash{(v * 0x9E3779B97F4A7C15ULL) >> skew, v};
+      };
+      std::vector<KeyHash> bench(n_bench), npu(n_npu);
+      for (auto& k : bench) k = draw();
+      for (auto& k : npu) k = draw();
+      Pairs expected(npu.size());
+      std::vector<bool> taken(bench.size(), false);
+      for (std::size_t i = 0; i < npu.size(); ++i) {
+        if (npu[i] == k_no_key) continue;
+        std::vector<std::uint32_t> rows;
+        for (std::uint32_t j = 0; j < bench.size(); ++j)
+          if (bench[j] == npu[i]) rows.push_back(j);
+        if (rows.size() == 1) expected[i] = rows[0];
+        for (std::size_t r = 0; rows.size() > 1 && r < rows.size(); ++r)
+          if (!taken[rows[r]]) {
+            expected[i] = rows[r];
+            taken[rows[r]] = true;
+            break;
+          }
+      }
+      CAPTURE(round);
+      CHECK(pair_hashed(npu, bench, false) == expected);
+      auto sorted = sort_keys(bench);
+      CHECK(sorted.bucket.size() >= sorted.keyed.size() + 1);  // about one key a bucket, or fewer
+      CHECK(pair_sorted(npu, sorted) == expected);
+    }
+  }
   TEST_CASE("fuzzy pairing stays fast when the sides never pair") {
     auto npu = dump(), bench = dump();
     for (int i = 0; i < 200'000; ++i) {
