@@ -371,11 +371,6 @@ Result<void> write_table(const TableView& view, const PairSpec& spec, const Comp
   return {};
 }
 
-// Fuzzy pairing (msprobe's queue algorithm) or exact: a data or cell mapping pairs exactly.
-bool fuzzy_pairing(const CompareOptions& o) {
-  return o.match.fuzzy && o.match.data_mapping == nullptr && o.match.cell_mapping == nullptr;
-}
-
 // Per NPU row its bench partner after the dtype gate; marks the bench rows taken. `sorted`:
 // the bench keys sorted (sort_keys) for exact pairing.
 std::vector<std::uint32_t> pair_sides(const DumpIndex& npu, const DumpIndex& bench, std::optional<SortedKeys>& sorted,
@@ -448,7 +443,7 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   auto bench_future = std::async(std::launch::async, [&] {
     auto side = index_side(std::move(*bench_src), spec.bench, bench_keys);
     if (!side) return side;
-    if (!fuzzy_pairing(o)) sorted = sort_keys(side->index.keys);
+    if (!fuzzy_pairing(o.match)) sorted = sort_keys(side->index.keys);
     stacks = load_stack_lookup(parent_dir(spec.npu));
     return side;
   });

@@ -199,7 +199,7 @@ struct RowKeyer::State {
 
 RowKeyer::RowKeyer(bool npu_side, const MatchOptions& options, bool cross)
     : m_npu(npu_side), m_options(options), m_cross(cross),
-      m_fuzzy(options.fuzzy && options.data_mapping == nullptr && options.cell_mapping == nullptr),
+      m_fuzzy(fuzzy_pairing(options)),
       m_state(std::make_unique<State>()) {}
 RowKeyer::~RowKeyer() = default;
 RowKeyer::RowKeyer(RowKeyer&&) noexcept = default;
@@ -324,7 +324,6 @@ bool cross_framework(const DumpRows& npu, const DumpRows& bench) { return cross_
 
 MatchResult match_rows(const DumpRows& npu, const DumpRows& bench, const MatchOptions& options) {
   const bool cross = cross_framework(npu, bench);
-  const bool mapped = options.data_mapping != nullptr || options.cell_mapping != nullptr;
   MatchResult out;
   RowKeyer npu_keys(true, options, cross), bench_keys(false, options, cross);
   const auto keyed = [](const DumpRows& side, RowKeyer& keyer) {
@@ -339,7 +338,7 @@ MatchResult match_rows(const DumpRows& npu, const DumpRows& bench, const MatchOp
     return keys;
   };
   const std::vector<KeyHash> n = keyed(npu, npu_keys), b = keyed(bench, bench_keys);
-  out.bench_of = pair_hashed(n, b, options.fuzzy && !mapped);
+  out.bench_of = pair_hashed(n, b, fuzzy_pairing(options));
   std::vector<bool> taken(bench.rows.size(), false);
   for (std::size_t i = 0; i < out.bench_of.size(); ++i) {
     auto& partner = out.bench_of[i];

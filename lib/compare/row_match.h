@@ -44,6 +44,10 @@ struct MatchOptions {
   const ApiMapping* api_mapping = nullptr;  // used for a MindSpore/mindtorch NPU against PyTorch
 };
 
+// --fuzzy pairs by msprobe's queue algorithm, unless a data or cell mapping is given: mapped
+// names pair exactly.
+inline bool fuzzy_pairing(const MatchOptions& o) { return o.fuzzy && o.data_mapping == nullptr && o.cell_mapping == nullptr; }
+
 struct MatchResult {
   std::vector<std::optional<std::uint32_t>> bench_of;  // per NPU row: its bench row after the dtype gate
   std::vector<std::uint32_t> bench_only;               // bench rows no NPU row took, in bench order
