@@ -1,5 +1,6 @@
 #include "compare/cell.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -23,6 +24,17 @@ double Cell::to_double() const {
       break;
   }
   return std::numeric_limits<double>::quiet_NaN();
+}
+
+Cell Cell::short_text(std::string_view s) {
+  Cell c;
+  if (s.size() > sizeof(c.m_kept)) {
+    c.m_text = std::string(s);
+  } else {
+    std::copy(s.begin(), s.end(), c.m_kept);
+    c.m_kept_size = static_cast<std::uint8_t>(s.size());
+  }
+  return c;
 }
 
 Cell Cell::floating_kept(double v) {

@@ -16,6 +16,9 @@ class Cell {
 
   Cell() = default;  // the empty text
   static Cell text(std::string s) { Cell c; c.m_text = std::move(s); return c; }
+  // A text cell that holds `s` in the cell itself when it fits, without an allocation: for the
+  // short texts made per row (statistics differences, "N/A").
+  static Cell short_text(std::string_view s);
   // A text cell that borrows `s` instead of owning a copy: for a row's cells handed to a writer,
   // which uses them before the text they view goes away.
   static Cell view(std::string_view s) { Cell c; c.m_view = s; c.m_borrowed = true; return c; }
@@ -60,7 +63,7 @@ class Cell {
   bool m_big = false;
   bool m_bool = false;
   bool m_borrowed = false;  // the text is m_view, not m_text
-  std::uint8_t m_kept_size = 0;  // a kept float's str() is m_kept[0, m_kept_size): no allocation
+  std::uint8_t m_kept_size = 0;  // a kept float's str() or a short text is m_kept[0, m_kept_size)
   std::int64_t m_int = 0;
   double m_float = 0.0;
   std::string m_text;

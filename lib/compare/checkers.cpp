@@ -260,17 +260,23 @@ void add_info(Mode mode, const Item& it) {
 }
 
 // Row indices of `table` ordered by the NPU row's entry, in table order within an entry.
-std::vector<std::uint32_t> rows_by_entry(const Table& table) {
+// The table's rows grouped by entry into `order` (`next`: scratch).
+void rows_by_entry(const Table& table, std::vector<std::uint32_t>& order, std::vector<std::uint32_t>& next) {
   const auto& npu_rows = table.npu->rows;
   std::uint32_t last = 0;
   for (const TableRow& r : table.rows) last = std::max(last, npu_rows[r.npu].entry);
-  std::vector<std::uint32_t> next(static_cast<std::size_t>(last) + 2, 0);
+  next.assign(static_cast<std::size_t>(last) + 2, 0);
   for (const TableRow& r : table.rows) ++next[npu_rows[r.npu].entry + 1];
   for (std::size_t e = 1; e < next.size(); ++e) next[e] += next[e - 1];
-  std::vector<std::uint32_t> order(table.rows.size());
+  order.resize(table.rows.size());
   for (std::uint32_t i = 0; i < table.rows.size(); ++i) order[next[npu_rows[table.rows[i].npu].entry]++] = i;
-  return order;
 }
+
+// run_checkers' working storage, kept per thread: compare runs it once per entry.
+struct CheckerScratch {
+  std::vector<std::uint32_t> order, next;
+  Group group;
+};
 
 }  // namespace
 
@@ -332,8 +338,10 @@ std::string torch_dtype_spelling(std::string_view dtype) {
 
 void run_checkers(Table& table, const CheckerOptions& options) {
   if (table.rows.empty()) return;
-  const std::vector<std::uint32_t> order = rows_by_entry(table);
-  Group g;
+  thread_local CheckerScratch scratch;
+  rows_by_entry(table, scratch.order, scratch.next);
+  const std::vector<std::uint32_t>& order = scratch.order;
+  Group& g = scratch.group;
   for (std::size_t begin = 0; begin < order.size();) {
     const std::uint32_t entry = table.npu->rows[table.rows[order[begin]].npu].entry;
     g.inputs.clear();

@@ -135,7 +135,7 @@ std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, 
   g->bench = mini_side(in.bench.index);
   g->stack.present = in.stacks.present;
   g->stack.per_entry = {in.stacks.cell(rows->name)};
-  g->npu.entries = {std::move(rows->name)};
+  g->npu.entries.push_back(std::move(rows->name));  // (not = {...}: a list's items are copied)
   g->npu.rows = std::move(rows->rows);
   g->table = Table{in.mode, &g->npu, &g->bench, &g->stack, {}};
   g->table.rows.reserve(g->npu.rows.size());
@@ -233,14 +233,14 @@ class PairStream final : public TableView {
 
   const std::vector<std::string>& header() const override { return m_header; }
   std::size_t row_count() const override { return m_in.npu.index.rows(); }
-  void cells(std::size_t, std::vector<Cell>& out) const override {
+  void emit(std::size_t, CellSink& sink) const override {
     auto* self = const_cast<PairStream*>(this);  // the writers read rows once, in order
     while (self->m_view == nullptr || self->m_pos >= self->m_group->table.rows.size())
       if (!self->advance()) {
-        out.assign(m_header.size(), Cell::text(""));  // (only after an error, reported by finish())
+        for (std::size_t k = 0; k < m_header.size(); ++k) sink.text("");  // (only after an error, reported by finish())
         return;
       }
-    m_view->cells(self->m_pos++, out);
+    m_view->emit(self->m_pos++, sink);
   }
 
   // Runs what the writers did not ask for (no table, or a writer that stopped) and gathers it.

@@ -46,13 +46,25 @@ class CsvText {
     }
     end_line(start, names.size());
   }
-  void row(const std::vector<Cell>& cells) {
+  // Row i of `view`, formatted as its cells come.
+  void row(const TableView& view, std::size_t i) {
+    struct Fields final : CellSink {
+      CsvText& csv;
+      std::size_t count = 0;
+      explicit Fields(CsvText& t) : csv(t) {}
+      void cell(const Cell& c) override {
+        if (count++ > 0) csv.put(",");
+        csv.field(c);
+      }
+      void text(std::string_view s) override {
+        if (count++ > 0) csv.put(",");
+        csv.text_field(s);
+      }
+    };
     const std::size_t start = m_len;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) put(",");
-      field(cells[i]);
-    }
-    end_line(start, cells.size());
+    Fields fields(*this);
+    view.emit(i, fields);
+    end_line(start, fields.count);
   }
   std::string_view bytes() const { return {m_buf.data(), m_len}; }
   void clear() { m_len = 0; }
@@ -180,7 +192,6 @@ Result<CsvWritten> write_csv(const TableView& view, const std::string& path, con
   written.paths = csv_part_paths(path, rows, per_file);
   std::vector<std::unique_ptr<AtomicFile>> files;
   CsvText text;
-  std::vector<Cell> cells;
   for (std::size_t part = 0; part < written.paths.size(); ++part) {
     auto file = create_file(written.paths[part], options.overwrite);
     if (!file) return file.error();
@@ -188,8 +199,7 @@ Result<CsvWritten> write_csv(const TableView& view, const std::string& path, con
     text.header(view.header());
     const std::size_t end = std::min(rows, (part + 1) * per_file);
     for (std::size_t i = part * per_file; i < end; ++i) {
-      view.cells(i, cells);
-      text.row(cells);
+      text.row(view, i);
       if (text.bytes().size() >= k_flush_bytes) {
         files.back()->write(text.bytes());
         text.clear();

@@ -20,6 +20,7 @@ struct EntrySpan {
 
 std::vector<EntrySpan> entry_spans(const Table& t) {
   std::vector<EntrySpan> spans;
+  spans.reserve(t.npu->entries.size());
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const auto e = t.npu->rows[t.rows[i].npu].entry;
     if (spans.empty() || spans.back().entry != e) spans.push_back({e, i, i + 1});
@@ -96,7 +97,7 @@ std::optional<Locator> first_divergence(const Table& t, const std::vector<EntryS
       if (first_bad == nullptr) first_bad = &tr;
     }
     if (first_bad && inputs_pass)
-      return locate(t, *first_bad, first_bad->messages.empty() ? std::string() : first_bad->messages.front());
+      return locate(t, *first_bad, first_bad->messages.empty() ? std::string() : std::string(first_bad->messages.front()));
   }
   return std::nullopt;
 }
@@ -109,10 +110,19 @@ bool ignored_by_da(std::string_view name) {
 // A relative-error text "12.5%" above 50 %.
 bool above_half(const Cell& c) {
   if (!c.is_text() || c.as_text().empty() || c.as_text().back() != '%') return false;
-  const std::string num(c.as_text().substr(0, c.as_text().size() - 1));
+  const std::string_view text = c.as_text().substr(0, c.as_text().size() - 1);
+  char small[64];
+  std::string large;
+  const char* num = small;
+  if (text.size() < sizeof small) {
+    *std::copy(text.begin(), text.end(), small) = '\0';
+  } else {
+    large.assign(text);
+    num = large.c_str();
+  }
   char* end = nullptr;
-  const double v = std::strtod(num.c_str(), &end);
-  return end != num.c_str() && v / 100.0 > 0.5;
+  const double v = std::strtod(num, &end);
+  return end != num && v / 100.0 > 0.5;
 }
 
 std::optional<std::string> diff_analyze(const Table& t) {

@@ -217,6 +217,7 @@ Result<EntryRows> EntryFetcher::read_plain(std::uint32_t entry, std::string_view
   if (start == std::string_view::npos) return changed_error(e);
   EntryRows rows;
   rows.name = std::string(text.substr(1, close - 1));
+  rows.rows.reserve(m_index.entry_rows(entry));
   const std::string_view value = text.substr(start);
   if (entry_digest(rows.name, value) != e.digest) return changed_error(e);
   auto tree = m_plain.read(value);

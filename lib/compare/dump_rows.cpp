@@ -144,9 +144,9 @@ struct Walker {
     return invalid_input(fmt::format("entry '{}': {}: {}", entry_name, at.empty() ? "(entry)" : at, what));
   }
 
-  Row base(const std::string& name, RowState state) const {
+  Row base(std::string_view name, RowState state) const {
     Row r;
-    r.name = name;
+    r.name.assign(name);
     r.entry = entry_index;
     r.state = state;
     r.requires_grad = std::string(k_na);
@@ -215,7 +215,7 @@ LeafFields leaf_fields(const Value& d) {
 Result<void> Walker::leaf(const Value& d, const std::string& name, RowState state) {
   const LeafFields f = leaf_fields(d);
   const bool named_by_data = f.data_name && f.data_name->is_string() && !f.data_name->as_string().empty();
-  Row r = base(named_by_data ? std::string() : name, state);
+  Row r = base(named_by_data ? std::string_view() : std::string_view(name), state);
   if (named_by_data) {
     r.data_name = f.data_name->as_string();
     const auto dot = r.data_name.rfind('.');
@@ -365,9 +365,11 @@ Result<void> flatten_entry(std::string_view name, std::uint32_t entry_index, con
   if (kind == EntryKind::other) return {};
   if (entry_has_md5(entry)) has_md5 = true;
   Walker w{name, entry_index, out, {}, detail == FlattenDetail::names_and_dtypes, {}};
-  std::string entry_name(name);
+  std::string row_name;  // one buffer for every row name of the entry
+  row_name.reserve(name.size() + 64);
+  row_name.assign(name);
   if (kind == EntryKind::parameters_grad) {
-    auto r = w.walk(entry, entry_name, RowState::parameters_grad, 0);
+    auto r = w.walk(entry, row_name, RowState::parameters_grad, 0);
     if (!r) return r;
   } else if (entry.is_object()) {
     // In the order the rows are listed: inputs (and kwargs), parameters, outputs.
@@ -379,7 +381,7 @@ Result<void> flatten_entry(std::string_view name, std::uint32_t entry_index, con
       if (part == nullptr) continue;
       w.path = key;
       const char* shown = state == RowState::output ? ".output" : state == RowState::parameters ? ".parameters" : ".input";
-      std::string row_name = entry_name + shown;
+      row_name.assign(name).append(shown);
       auto r = w.walk(*part, row_name, state, 0);
       if (!r) return r;
     }

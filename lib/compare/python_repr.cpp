@@ -144,14 +144,19 @@ std::string python_list_repr(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string python_json_str_list(const std::vector<std::string>& items) {
-  std::string out = "[";
+std::string python_json_str_list(const std::vector<std::string_view>& items) {
+  std::string out;
+  python_json_str_list(items, out);
+  return out;
+}
+
+void python_json_str_list(const std::vector<std::string_view>& items, std::string& out) {
+  out.assign("[");
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (i > 0) out += ", ";
     append_json_string(out, items[i]);
   }
   out.push_back(']');
-  return out;
 }
 
 }  // namespace msdump::compare

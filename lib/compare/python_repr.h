@@ -29,6 +29,8 @@ std::string python_list_repr(const std::vector<std::string>& items);
 // json.dumps(list_of_str) with its defaults (ensure_ascii=True, separators ", " and ": "):
 // "[]", "[\"error: x\", \"warning: y\"]"; every character outside 0x20-0x7E escaped (\" \\ \n
 // \r \t \b \f short, the rest \u00XX / \uXXXX lower-case, surrogate pairs above U+FFFF).
-std::string python_json_str_list(const std::vector<std::string>& items);
+std::string python_json_str_list(const std::vector<std::string_view>& items);
+// The same written over `out` (its storage reused).
+void python_json_str_list(const std::vector<std::string_view>& items, std::string& out);
 
 }  // namespace msdump::compare

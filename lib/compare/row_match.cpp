@@ -59,8 +59,17 @@ std::size_t entry_length(std::string_view name, std::string_view hint) {
 class RowKeys {
  public:
   std::string key(std::string_view name, std::string_view entry_hint) {
+    std::string out;
+    key_into(name, entry_hint, out);
+    return out;
+  }
+  // The same into `out` (reused: no allocation once it has grown).
+  void key_into(std::string_view name, std::string_view entry_hint, std::string& out) {
     const auto length = entry_length(name, entry_hint);
-    if (length == std::string_view::npos) return std::string(name);
+    if (length == std::string_view::npos) {
+      out.assign(name);
+      return;
+    }
     const auto entry = name.substr(0, length);
     // The rows of one entry come one after the other: the last entry's key is the usual answer.
     if (!m_has_last || m_last_entry != entry) {
@@ -68,11 +77,8 @@ class RowKeys {
       m_last = entry_key(entry);
       m_has_last = true;
     }
-    std::string out;
-    out.reserve(m_last.size() + name.size() - length);
-    out += m_last;
+    out.assign(m_last);
     out += name.substr(length);
-    return out;
   }
 
  private:
@@ -195,6 +201,7 @@ KeyHash hash_key(std::string_view key) {
 
 struct RowKeyer::State {
   RowKeys keys;
+  std::string key;  // hashed()'s key text, reused
 };
 
 RowKeyer::RowKeyer(bool npu_side, const MatchOptions& options, bool cross)
@@ -203,6 +210,12 @@ RowKeyer::RowKeyer(bool npu_side, const MatchOptions& options, bool cross)
       m_state(std::make_unique<State>()) {}
 RowKeyer::~RowKeyer() = default;
 RowKeyer::RowKeyer(RowKeyer&&) noexcept = default;
+
+bool RowKeyer::renames() const {
+  const bool mapped = m_options.data_mapping != nullptr || m_options.cell_mapping != nullptr ||
+                      (m_options.api_mapping != nullptr && m_cross);
+  return m_npu && mapped;
+}
 
 std::optional<std::string> RowKeyer::key(const Row& row, std::string_view entry) {
   std::string name = row.name;
@@ -218,13 +231,15 @@ std::optional<std::string> RowKeyer::key(const Row& row, std::string_view entry)
 }
 
 void RowKeyer::begin_entry(std::string_view entry) {
-  const bool mapped = m_options.data_mapping != nullptr || m_options.cell_mapping != nullptr ||
-                      (m_options.api_mapping != nullptr && m_cross);
-  if (m_fuzzy || (m_npu && mapped)) return;
-  (void)m_state->keys.key(entry, entry);
+  if (m_fuzzy || renames()) return;
+  m_state->keys.key_into(entry, entry, m_state->key);
 }
 
 KeyHash RowKeyer::hashed(const Row& row, std::string_view entry) {
+  if (!m_fuzzy && !renames()) {  // (key() without its copies of the name)
+    m_state->keys.key_into(row.name, entry, m_state->key);
+    return hash_key(m_state->key);
+  }
   auto k = key(row, entry);
   return k ? hash_key(*k) : k_no_key;
 }

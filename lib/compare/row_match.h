@@ -86,6 +86,7 @@ class RowKeyer {
   void begin_entry(std::string_view entry);
 
  private:
+  bool renames() const;  // the NPU side under a mapping: rows pair by mapped names
   struct State;
   bool m_npu;
   MatchOptions m_options;

@@ -1,5 +1,6 @@
 #include "compare/stats_diff.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -154,7 +155,18 @@ Rule rule_for(StatClass n, StatClass b) {
   return Rule::na;  // inf vs inf (or -inf vs -inf) spelled differently: msprobe has no rule
 }
 
-Cell text_cell(std::string_view s) { return Cell::text(std::string(s)); }
+Cell text_cell(std::string_view s) { return Cell::short_text(s); }
+
+// python_float_str(x) followed by `suffix`, as a text cell (short: held in the cell).
+Cell float_text_cell(double x, std::string_view suffix = {}) {
+  char buf[pyjson::k_max_python_float_chars + 8];
+  std::string_view text = std::isnan(x) ? "nan" : std::isinf(x) ? (x > 0 ? "inf" : "-inf") : std::string_view();
+  char* end = buf;
+  if (text.empty()) end = pyjson::format_python_float(buf, x);
+  else end = std::copy(text.begin(), text.end(), buf);
+  end = std::copy(suffix.begin(), suffix.end(), end);
+  return Cell::short_text({buf, static_cast<std::size_t>(end - buf)});
+}
 
 }  // namespace
 
@@ -266,8 +278,8 @@ std::pair<Cell, Cell> stat_diff(const Cell& npu, const Cell& bench) {
   switch (rule_for(nc, bc)) {
     case Rule::compute: {
       const double diff = n - b;
-      Cell rel = b == 0.0 ? text_cell("inf") : Cell::text(python_float_str(std::fabs(diff / b * 100.0)) + "%");
-      return {Cell::text(python_float_str(diff)), std::move(rel)};
+      Cell rel = b == 0.0 ? text_cell("inf") : float_text_cell(std::fabs(diff / b * 100.0), "%");
+      return {float_text_cell(diff), std::move(rel)};
     }
     case Rule::nan: return {text_cell(k_nan), text_cell(k_nan)};
     case Rule::inf: return {text_cell("inf"), text_cell("inf")};

@@ -1,5 +1,7 @@
 #include "compare/table.h"
 
+#include <array>
+
 #include "compare/python_repr.h"
 
 namespace msdump::compare {
@@ -53,43 +55,68 @@ std::vector<std::string> table_header(Mode mode, bool stack) {
   return h;
 }
 
-CompareTableView::CompareTableView(const Table& table)
-    : m_table(table), m_header(table_header(table.mode, table.stacks != nullptr && table.stacks->present)) {}
+const std::vector<std::string>& shared_table_header(Mode mode, bool stack) {
+  static const auto k_headers = [] {
+    std::array<std::vector<std::string>, 6> h;
+    for (const Mode m : {Mode::summary, Mode::md5, Mode::tensor})
+      for (const bool s : {false, true}) h[static_cast<std::size_t>(m) * 2 + (s ? 1 : 0)] = table_header(m, s);
+    return h;
+  }();
+  return k_headers[static_cast<std::size_t>(mode) * 2 + (stack ? 1 : 0)];
+}
 
-void CompareTableView::cells(std::size_t i, std::vector<Cell>& out) const {
-  // The cells view the table's texts (Cell::view): the writer uses them before the next row.
+CompareTableView::CompareTableView(const Table& table)
+    : m_table(table), m_header(shared_table_header(table.mode, table.stacks != nullptr && table.stacks->present)) {}
+
+void TableView::cells(std::size_t i, std::vector<Cell>& out) const {
+  struct Gather final : CellSink {
+    std::vector<Cell>& out;
+    explicit Gather(std::vector<Cell>& o) : out(o) {}
+    void cell(const Cell& c) override { out.push_back(Cell::view_of(c)); }
+    void text(std::string_view s) override { out.push_back(Cell::view(s)); }
+  } gather(out);
   out.clear();
+  emit(i, gather);
+}
+
+void CompareTableView::emit(std::size_t i, CellSink& sink) const {
   const TableRow& tr = m_table.rows[i];
   const Row& n = m_table.npu->rows[tr.npu];
   const Row* b = tr.bench ? &m_table.bench->rows[*tr.bench] : nullptr;
-  const auto bench_text = [&](std::string Row::*field) { return Cell::view(b ? std::string_view(b->*field) : k_na); };
-  out.push_back(Cell::view(n.name));
-  out.push_back(bench_text(&Row::name));
-  out.push_back(Cell::view(n.dtype));
-  out.push_back(bench_text(&Row::dtype));
-  out.push_back(Cell::view(n.shape));
-  out.push_back(bench_text(&Row::shape));
-  out.push_back(Cell::view(n.requires_grad));
+  const auto bench_text = [&](std::string Row::*field) { sink.text(b ? std::string_view(b->*field) : k_na); };
+  sink.text(n.name);
+  bench_text(&Row::name);
+  sink.text(n.dtype);
+  bench_text(&Row::dtype);
+  sink.text(n.shape);
+  bench_text(&Row::shape);
+  sink.text(n.requires_grad);
   const std::string_view bench_grad = b ? std::string_view(b->requires_grad) : k_na;
-  out.push_back(Cell::view(bench_grad));
-  for (const auto& m : tr.metrics) out.push_back(Cell::view_of(m));
+  sink.text(bench_grad);
+  for (const auto& m : tr.metrics) sink.cell(m);
   if (m_table.mode == Mode::md5) {
-    out.push_back(Cell::view(n.md5));
-    out.push_back(bench_text(&Row::md5));
+    sink.text(n.md5);
+    bench_text(&Row::md5);
   } else {
-    for (const auto& c : n.stats) out.push_back(Cell::view_of(c));
-    for (std::size_t k = 0; k < 4; ++k) out.push_back(b ? Cell::view_of(b->stats[k]) : Cell::view(k_na));
+    for (const auto& c : n.stats) sink.cell(c);
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (b) sink.cell(b->stats[k]);
+      else sink.text(k_na);
+    }
   }
-  out.push_back(Cell::boolean(n.requires_grad == bench_grad));
-  out.push_back(Cell::view(to_string(tr.result)));
-  out.push_back(Cell::text(python_json_str_list(tr.messages)));
+  sink.cell(Cell::boolean(n.requires_grad == bench_grad));
+  sink.text(to_string(tr.result));
+  python_json_str_list(tr.messages, m_messages);
+  sink.text(m_messages);
   if (m_table.stacks != nullptr && m_table.stacks->present) {
     const bool first_of_entry = i == 0 || m_table.npu->rows[m_table.rows[i - 1].npu].entry != n.entry;
     const std::string_view stack = m_table.stacks->per_entry[n.entry];
-    out.push_back(Cell::view(first_of_entry && !stack.empty() ? stack : k_na));
+    sink.text(first_of_entry && !stack.empty() ? stack : k_na);
   }
-  if (m_table.mode == Mode::tensor)
-    out.push_back(Cell::text(python_list_repr({n.data_name, b ? b->data_name : std::string(k_na)})));
+  if (m_table.mode == Mode::tensor) {
+    m_data_name = python_list_repr({n.data_name, b ? b->data_name : std::string(k_na)});
+    sink.text(m_data_name);
+  }
 }
 
 }  // namespace msdump::compare

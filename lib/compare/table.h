@@ -31,7 +31,8 @@ struct TableRow {
   // md5:     none.
   std::vector<Cell> metrics;
   Level result = Level::pass;
-  std::vector<std::string> messages;    // Err_message, in checker order
+  std::vector<std::string_view> messages;  // Err_message, in checker order (the checkers' own
+                                          // texts, checkers.h: static)
 };
 
 // Stack frames of the NPU side, per entry, already rendered as msprobe's cell (a Python list
@@ -50,19 +51,35 @@ struct Table {
   std::vector<TableRow> rows;
 };
 
+// Takes the cells of one row, in column order, as a view hands them over: no cell is copied
+// (the CSV writer formats each as it comes).
+class CellSink {
+ public:
+  virtual void cell(const Cell& c) = 0;
+  virtual void text(std::string_view s) = 0;  // a text cell
+
+ protected:
+  ~CellSink() = default;
+};
+
 // Anything a writer can write: a header and rows of cells.
 class TableView {
  public:
   virtual ~TableView() = default;
   virtual const std::vector<std::string>& header() const = 0;
   virtual std::size_t row_count() const = 0;
-  // Fills `out` (resized to header().size()) with the cells of row i. Text cells may view the
-  // table's own texts (Cell::view): use them before the next call.
-  virtual void cells(std::size_t i, std::vector<Cell>& out) const = 0;
+  // Hands the header().size() cells of row i to `sink`. The texts they view stay valid until
+  // the next call.
+  virtual void emit(std::size_t i, CellSink& sink) const = 0;
+  // The same cells gathered into `out`; text cells view the texts (Cell::view): use them before
+  // the next call.
+  void cells(std::size_t i, std::vector<Cell>& out) const;
 };
 
 // The columns msprobe writes for `mode` (with NPU_Stack_Info when `stack`).
 std::vector<std::string> table_header(Mode mode, bool stack);
+// The same, made once per process (a view made per entry shares it).
+const std::vector<std::string>& shared_table_header(Mode mode, bool stack);
 
 // TableView over a Table.
 class CompareTableView final : public TableView {
@@ -70,11 +87,12 @@ class CompareTableView final : public TableView {
   explicit CompareTableView(const Table& table);
   const std::vector<std::string>& header() const override { return m_header; }
   std::size_t row_count() const override { return m_table.rows.size(); }
-  void cells(std::size_t i, std::vector<Cell>& out) const override;
+  void emit(std::size_t i, CellSink& sink) const override;
 
  private:
   const Table& m_table;
-  std::vector<std::string> m_header;
+  const std::vector<std::string>& m_header;
+  mutable std::string m_messages, m_data_name;  // the row's composed texts (Err_message, Data_name)
 };
 
 }  // namespace msdump::compare

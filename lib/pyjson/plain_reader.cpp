@@ -12,6 +12,9 @@ namespace {
 // plain is that quote).
 const char* string_end(const char* p, const char* end) { return skip_plain_ascii(p + 1, end); }
 
+constexpr std::size_t k_new_object_members = 10;  // a tensor descriptor's, md5 and data_name included
+constexpr std::size_t k_new_array_items = 4;
+
 }  // namespace
 
 Result<const Value*> PlainReader::read(std::string_view text) {
@@ -24,7 +27,12 @@ Result<const Value*> PlainReader::read(std::string_view text) {
 const char* PlainReader::value(const char* p, Value& into) {
   switch (*p) {
     case '{': {
-      if (!into.is_object()) into = Value::object();
+      if (!into.is_object()) {
+        // (a slot that held another kind: room for a tensor descriptor's members at once, not
+        // grown one reallocation at a time)
+        into = Value::object();
+        into.as_object().reserve(k_new_object_members);
+      }
       auto& members = into.as_object();
       std::size_t n = 0;
       p = skip_plain_ws(p + 1, m_end);
@@ -47,7 +55,10 @@ const char* PlainReader::value(const char* p, Value& into) {
       return p + 1;
     }
     case '[': {
-      if (!into.is_array()) into = Value::array();
+      if (!into.is_array()) {
+        into = Value::array();
+        into.as_array().reserve(k_new_array_items);
+      }
       auto& items = into.as_array();
       std::size_t n = 0;
       p = skip_plain_ws(p + 1, m_end);

@@ -91,7 +91,7 @@ struct Fixture {
   std::string verdict(std::size_t k) const {
     const TableRow& r = table.rows[k];
     std::string out = r.result == Level::pass ? "pass" : r.result == Level::warning ? "warning" : "error";
-    for (const std::string& m : r.messages) out += " | " + m;
+    for (const std::string_view m : r.messages) out.append(" | ").append(m);
     return out;
   }
   std::string metric(std::size_t k, std::size_t column) const { return table.rows[k].metrics[column].str(); }

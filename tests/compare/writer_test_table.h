@@ -15,7 +15,9 @@ class VectorTable final : public TableView {
       : m_header(std::move(header)), m_rows(std::move(rows)) {}
   const std::vector<std::string>& header() const override { return m_header; }
   std::size_t row_count() const override { return m_rows.size(); }
-  void cells(std::size_t i, std::vector<Cell>& out) const override { out = m_rows[i]; }
+  void emit(std::size_t i, CellSink& sink) const override {
+    for (const auto& c : m_rows[i]) sink.cell(c);
+  }
 
  private:
   std::vector<std::string> m_header;
