@@ -1,6 +1,7 @@
 #include "compare/compare_pair.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <future>
 #include <limits>
@@ -99,6 +100,24 @@ void fill_metrics(Table& t, const TensorDirs& dirs, std::vector<Problem>& proble
   }
 }
 
+// Per answer, the lowest NPU entry known to hold it (difference and divergence per kind:
+// forward entries, then the others; -da for the dump): pass 2's threads do not look for an
+// answer in later entries, which the gathering in NPU order passes over.
+struct AnswerFloors {
+  static constexpr std::uint32_t k_none = std::numeric_limits<std::uint32_t>::max();
+  std::atomic<std::uint32_t> difference[2] = {k_none, k_none};
+  std::atomic<std::uint32_t> divergence[2] = {k_none, k_none};
+  std::atomic<std::uint32_t> diff_analyze = k_none;
+
+  static void lower(std::atomic<std::uint32_t>& floor, std::uint32_t entry) {
+    auto now = floor.load(std::memory_order_relaxed);
+    while (entry < now && !floor.compare_exchange_weak(now, entry, std::memory_order_relaxed)) {}
+  }
+  static bool above(const std::atomic<std::uint32_t>& floor, std::uint32_t entry) {
+    return entry > floor.load(std::memory_order_relaxed);
+  }
+};
+
 // Everything pass 2 reads, shared by its threads.
 struct PassInputs {
   const PairSpec& spec;
@@ -109,6 +128,7 @@ struct PassInputs {
   const StackLookup& stacks;
   TensorDirs dirs;
   IntsAsFloats unmatched_ints;  // the statistics of NPU rows without a partner (unmatched_stats.h)
+  AnswerFloors& floors;
 };
 
 // One entry's side of the table: its rows come from the fetchers; of the dump's own fields,
@@ -120,6 +140,20 @@ DumpRows mini_side(const DumpIndex& index) {
   d.framework = index.framework;
   d.has_md5 = index.has_md5;
   return d;
+}
+
+bool is_forward(const Group& g) { return entry_kind(g.npu.entries.front()) == EntryKind::forward; }
+
+// The answers of NPU entry `entry` (group g) that no earlier entry is known to hold.
+void find_entry_answers(AnswerFloors& floors, std::uint32_t entry, Group& g) {
+  const int kind = is_forward(g) ? 0 : 1;
+  const AnswerScope scope{!AnswerFloors::above(floors.difference[kind], entry), !AnswerFloors::above(floors.divergence[kind], entry),
+                          !AnswerFloors::above(floors.diff_analyze, entry)};
+  g.answer = find_answers(g.table, scope);
+  if (g.answer.first_difference) AnswerFloors::lower(floors.difference[kind], entry);
+  if (g.answer.first_divergence) AnswerFloors::lower(floors.divergence[kind], entry);
+  // (-da's scan in dump order stops at the first communication API)
+  if (g.answer.diff_analyze || is_communication_api(g.npu.entries.front())) AnswerFloors::lower(floors.diff_analyze, entry);
 }
 
 // Compares NPU entry `entry` with its partners (fetchers: this thread's).
@@ -160,7 +194,7 @@ std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, 
   }
   fill_metrics(g->table, in.dirs, g->problems);
   run_checkers(g->table, {});
-  g->answer = find_answers(g->table);
+  find_entry_answers(in.floors, entry, *g);
   return g;
 }
 
@@ -199,8 +233,6 @@ struct ChunkResult {
   std::size_t slot = 0;  // the pool slot (thread) that made it
   Groups groups;
 };
-
-bool is_forward(const Group& g) { return entry_kind(g.npu.entries.front()) == EntryKind::forward; }
 
 // The rows of a pair as the writers read them: pass 2 runs as the rows are asked for, entry by
 // entry in NPU order, and what each entry found is gathered here.
@@ -474,7 +506,8 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     side->dtypes = {};
     side->stat_kinds = {};
   }
-  const PassInputs in{spec, *mode, *npu, *bench, bench_of, **stacks, tensor_dirs(spec), unmatched_ints};
+  AnswerFloors floors;
+  const PassInputs in{spec, *mode, *npu, *bench, bench_of, **stacks, tensor_dirs(spec), unmatched_ints, floors};
   std::error_code ec;
   {
     PairStream stream(in, o.threads, o.diff_analyze, r);

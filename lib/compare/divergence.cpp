@@ -175,9 +175,15 @@ bool da_is_same(const Table& t, std::size_t first_row, std::size_t end_row) {
   return true;
 }
 
-PairAnswer find_answers(const Table& table) {
-  const auto order = execution_order(table);
-  return {first_difference(table, order), first_divergence(table, order), diff_analyze(table)};
+PairAnswer find_answers(const Table& table, AnswerScope scope) {
+  PairAnswer a;
+  if (scope.difference || scope.divergence) {
+    const auto order = execution_order(table);
+    if (scope.difference) a.first_difference = first_difference(table, order);
+    if (scope.divergence) a.first_divergence = first_divergence(table, order);
+  }
+  if (scope.diff_analyze) a.diff_analyze = diff_analyze(table);
+  return a;
 }
 
 }  // namespace msdump::compare

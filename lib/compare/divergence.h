@@ -37,8 +37,14 @@ struct PairAnswer {
   std::optional<std::string> diff_analyze;  // the API -da names
 };
 
-// Both answers for a finished table (metrics and checkers done).
-PairAnswer find_answers(const Table& table);
+// Which answers to look for: a caller that already has one from an earlier part of the dump
+// (compare's pass 2, entry by entry) skips it.
+struct AnswerScope {
+  bool difference = true, divergence = true, diff_analyze = true;
+};
+
+// The answers for a finished table (metrics and checkers done), those in `scope`.
+PairAnswer find_answers(const Table& table, AnswerScope scope = {});
 
 // msprobe's -da verdict for one API: false when one of its output rows has a relative statistic
 // error (MaxRelativeErr ... NormRelativeErr, summary cells) above 50 %, or (md5) a different md5.
