@@ -8,6 +8,10 @@
 #include <filesystem>
 #include <memory>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "compare/formula_risk.h"
 #include "pyjson/pyfloat.h"
 
@@ -127,17 +131,23 @@ void CsvText::float_field(double v) {
   m_len = static_cast<std::size_t>(pyjson::format_python_float(p, v) - m_buf.data());
 }
 
-// The byte classes (k_quote, k_semicolon) present in `s`: a table per byte for short texts,
-// memchr (vectorised) per class byte for long ones (stack cells).
+// The byte classes (k_quote, k_semicolon) present in `s`: 16 bytes at a time (SSE2), the tail
+// through a table per byte.
 unsigned char classes_of(std::string_view s) {
   unsigned char seen = 0;
-  if (s.size() < 64) {
-    for (const char ch : s) seen |= k_byte_classes[static_cast<unsigned char>(ch)];
-    return seen;
+  const char* p = s.data();
+  const char* const end = p + s.size();
+#if defined(__SSE2__)
+  const auto eq = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+  for (; end - p >= 16; p += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i quote = _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, ',')), _mm_or_si128(eq(v, '\n'), eq(v, '\r')));
+    if (_mm_movemask_epi8(quote) != 0) seen |= k_quote;
+    if (_mm_movemask_epi8(eq(v, ';')) != 0) seen |= k_semicolon;
+    if (seen == (k_quote | k_semicolon)) return seen;
   }
-  const auto has = [&](char c) { return std::memchr(s.data(), c, s.size()) != nullptr; };
-  if (has('"') || has(',') || has('\n') || has('\r')) seen |= k_quote;
-  if (has(';')) seen |= k_semicolon;
+#endif
+  for (; p != end; ++p) seen |= k_byte_classes[static_cast<unsigned char>(*p)];
   return seen;
 }
 

@@ -77,8 +77,30 @@ TEST_SUITE("msdump::compare") {
     CHECK(r->neutralised_cells == 3);
     CHECK(msdump::testing::slurp(path) == "a,b,c\n'-x,-inf,\"'ok;=1,2\"\n'\uff20cmd,-1.5,-1;-2\n");
   }
+  TEST_CASE("write_csv quotes a text for a special byte wherever it is") {
+    // The bytes that force quotes are found 16 at a time, the rest one at a time: each special
+    // byte at each position of texts of 1 to 40 bytes (';' alone quotes nothing).
+    msdump::testing::TempDir dir;
+    const auto path = (dir / "each.csv").string();
+    for (const char special : {',', '"', '\n', '\r', ';'}) {
+      for (std::size_t size = 1; size <= 40; ++size) {
+        for (std::size_t at = 0; at < size; ++at) {
+          std::string text(size, 'x');
+          text[at] = special;
+          const VectorTable table({"a"}, {{Cell::text(text)}});
+          REQUIRE(write_csv(table, path));
+          std::string field = text;
+          if (special != ';') {
+            if (special == '"') field.insert(at, 1, '"');
+            field = "\"" + field + "\"";
+          }
+          CAPTURE(text);
+          CHECK(msdump::testing::slurp(path) == "a\n" + field + "\n");
+        }
+      }
+    }
+  }
   TEST_CASE("write_csv quotes and neutralises long texts as it does short ones") {
-    // Texts of 64 bytes and more take another path (memchr per class byte): the same output.
     const std::string pad(70, 'x');
     msdump::testing::TempDir dir;
     const VectorTable table({"a", "b", "c", "d", "e"},
