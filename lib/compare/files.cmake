@@ -42,4 +42,5 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/compare/csv_writer_test.cpp
   tests/compare/xlsx_writer_test.cpp
   tests/compare/tensor_metrics_test.cpp
+  tests/compare/compare_pair_test.cpp
 )
