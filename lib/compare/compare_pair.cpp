@@ -475,7 +475,10 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   auto bench_future = std::async(std::launch::async, [&] {
     auto side = index_side(std::move(*bench_src), spec.bench, bench_keys);
     if (!side) return side;
-    if (!fuzzy_pairing(o.match)) sorted = sort_keys(side->index.keys);
+    if (!fuzzy_pairing(o.match)) {
+      sorted = sort_keys(std::move(side->index.keys));  // (sorted in place: exact pairing reads nothing else)
+      side->index.keys = {};
+    }
     stacks = load_stack_lookup(parent_dir(spec.npu));
     return side;
   });

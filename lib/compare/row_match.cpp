@@ -249,21 +249,22 @@ constexpr std::uint32_t k_taken = std::uint32_t{1} << 31;  // rows are fewer tha
 bool key_less(const KeyHash& a, const KeyHash& b) { return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo; }
 }  // namespace
 
-SortedKeys sort_keys(const std::vector<KeyHash>& bench) {
+SortedKeys sort_keys(std::vector<KeyHash> bench) {
   SortedKeys s;
-  s.keyed.reserve(bench.size());
+  std::size_t kept = 0;
   for (std::uint32_t i = 0; i < bench.size(); ++i)
-    if (bench[i] != k_no_key) s.keyed.push_back({bench[i], i});
-  std::sort(s.keyed.begin(), s.keyed.end(), [](const SortedKeys::Keyed& a, const SortedKeys::Keyed& b) {
-    return key_less(a.key, b.key) || (a.key == b.key && a.row < b.row);
-  });
+    if (bench[i] != k_no_key) bench[kept++] = {bench[i].hi, (bench[i].lo & SortedKeys::k_key_bits) | i};
+  bench.resize(kept);
+  s.keyed = std::move(bench);
+  // By key, then row (the low bits).
+  std::sort(s.keyed.begin(), s.keyed.end(), [](const KeyHash& a, const KeyHash& b) { return key_less(a, b); });
   // About one key a bucket: 2^bits >= the keys.
   const int bits = std::max(1, static_cast<int>(std::bit_width(s.keyed.size())));
   s.shift = 64 - bits;
   s.bucket.assign((std::size_t{1} << bits) + 1, 0);
   std::size_t at = 0;
   for (std::size_t b = 0; b + 1 < s.bucket.size(); ++b) {
-    while (at < s.keyed.size() && (s.keyed[at].key.hi >> s.shift) < b) ++at;
+    while (at < s.keyed.size() && (s.keyed[at].hi >> s.shift) < b) ++at;
     s.bucket[b] = static_cast<std::uint32_t>(at);
   }
   s.bucket.back() = static_cast<std::uint32_t>(s.keyed.size());
@@ -273,24 +274,27 @@ SortedKeys sort_keys(const std::vector<KeyHash>& bench) {
 std::vector<std::optional<std::uint32_t>> pair_sorted(const std::vector<KeyHash>& npu, SortedKeys& bench) {
   // A key of one bench row pairs it with every NPU row of the key (several may, under a data
   // mapping); a key of several pairs them in order, past the taken ones.
+  constexpr std::uint64_t k_bits = SortedKeys::k_key_bits;
+  const auto key_of = [](const KeyHash& k) { return KeyHash{k.hi, k.lo & k_bits}; };
+  const auto row_of = [](const KeyHash& k) { return static_cast<std::uint32_t>(k.lo) & ~k_taken; };
   std::vector<std::optional<std::uint32_t>> out(npu.size());
   const auto end = bench.keyed.end();
   for (std::size_t i = 0; i < npu.size(); ++i) {
-    const KeyHash& k = npu[i];
-    if (k == k_no_key) continue;
+    if (npu[i] == k_no_key) continue;
+    const KeyHash k = key_of(npu[i]);
     const auto b = k.hi >> bench.shift;
     auto it = std::lower_bound(bench.keyed.begin() + bench.bucket[b], bench.keyed.begin() + bench.bucket[b + 1], k,
-                               [](const SortedKeys::Keyed& a, const KeyHash& key) { return key_less(a.key, key); });
-    if (it == end || it->key != k) continue;
-    const bool alone = it + 1 == end || it[1].key != k;
+                               [&](const KeyHash& a, const KeyHash& key) { return key_less(key_of(a), key); });
+    if (it == end || key_of(*it) != k) continue;
+    const bool alone = it + 1 == end || key_of(it[1]) != k;
     if (alone) {
-      out[i] = it->row;
+      out[i] = row_of(*it);
       continue;
     }
-    while (it != end && it->key == k && (it->row & k_taken) != 0) ++it;
-    if (it == end || it->key != k) continue;  // more NPU rows than bench rows
-    out[i] = it->row;
-    it->row |= k_taken;
+    while (it != end && key_of(*it) == k && (it->lo & k_taken) != 0) ++it;
+    if (it == end || key_of(*it) != k) continue;  // more NPU rows than bench rows
+    out[i] = row_of(*it);
+    it->lo |= k_taken;
   }
   return out;
 }

@@ -106,15 +106,16 @@ std::vector<std::optional<std::uint32_t>> pair_hashed(const std::vector<KeyHash>
 // cache lines); then the NPU keys looked up in order. pair_sorted marks the bench rows it
 // takes in `bench`, so it runs once per SortedKeys.
 struct SortedKeys {
-  struct Keyed {
-    KeyHash key;
-    std::uint32_t row;  // top bit: taken by a key's earlier NPU row (several bench rows of one key)
-  };
-  std::vector<Keyed> keyed;
+  // Each bench row's key with its row in the low 32 bits (bit 31: taken by a key's earlier NPU
+  // row, when several bench rows have the key): 16 bytes a row, made in place in the keys' own
+  // vector. Keys compare on their other 96 bits (k_key_bits), which for hashes of at most 2^31
+  // rows is as good as all 128.
+  std::vector<KeyHash> keyed;
   std::vector<std::uint32_t> bucket;  // bucket[b]: the first of `keyed` whose hi >> shift >= b
   int shift = 63;
+  static constexpr std::uint64_t k_key_bits = ~std::uint64_t{0xffffffff};  // of KeyHash::lo
 };
-SortedKeys sort_keys(const std::vector<KeyHash>& bench);
+SortedKeys sort_keys(std::vector<KeyHash> bench);
 std::vector<std::optional<std::uint32_t>> pair_sorted(const std::vector<KeyHash>& npu, SortedKeys& bench);
 
 // The fuzzy key of a row name (see above); names without `forward`/`backward` are kept.

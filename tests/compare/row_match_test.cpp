@@ -259,7 +259,8 @@ TEST_SUITE("msdump::compare") {
   TEST_CASE("exact pairing through the bucket table equals a linear search, keys of one or several rows") {
     // Reference: a key's single bench row pairs every NPU row of the key; of several, the k-th
     // NPU row of the key takes the k-th. Hashes are drawn from a few values (duplicates) and
-    // from skewed top bits (crowded and empty buckets), k_no_key included.
+    // from skewed top bits (crowded and empty buckets), k_no_key included; the values sit in
+    // the bits a sorted key keeps (SortedKeys::k_key_bits: the low 32 carry its row).
     std::mt19937_64 rng(99);
     for (int round = 0; round < 400; ++round) {
       const int n_bench = static_cast<int>(rng() % 40), n_npu = static_cast<int>(rng() % 40);
@@ -268,7 +269,7 @@ TEST_SUITE("msdump::compare") {
       auto draw = [&] {
         const std::uint64_t v = rng() % values;
         if (v == 0) return k_no_key;
-        return KeyHash{(v * 0x9E3779B97F4A7C15ULL) >> skew, v};
+        return KeyHash{(v * 0x9E3779B97F4A7C15ULL) >> skew, v << 32};
       };
       std::vector<KeyHash> bench(n_bench), npu(n_npu);
       for (auto& k : bench) k = draw();
