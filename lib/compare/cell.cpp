@@ -26,6 +26,13 @@ double Cell::to_double() const {
   return std::numeric_limits<double>::quiet_NaN();
 }
 
+char* format_float_str(char* out, double x) {
+  // str(float) is repr(float), except for the non-finite values json spells differently.
+  const std::string_view special = std::isnan(x) ? "nan" : std::isinf(x) ? (x > 0 ? "inf" : "-inf") : "";
+  if (special.empty()) return pyjson::format_python_float(out, x);
+  return std::copy(special.begin(), special.end(), out);
+}
+
 Cell Cell::short_text(std::string_view s) {
   Cell c;
   if (s.size() > sizeof(c.m_kept)) {
@@ -65,18 +72,15 @@ void Cell::append_str(std::string& out) const {
       out.append(buf, r.ptr);
       return;
     }
-    case Kind::floating:
-      // str(float) is repr(float), except for the non-finite values json spells differently.
+    case Kind::floating: {
       if (!as_text().empty()) {
         out += as_text();
-      } else if (std::isnan(m_float)) {
-        out += "nan";
-      } else if (std::isinf(m_float)) {
-        out += m_float > 0 ? "inf" : "-inf";
-      } else {
-        pyjson::append_python_float(out, m_float);
+        return;
       }
+      char buf[pyjson::k_max_python_float_chars];
+      out.append(buf, format_float_str(buf, m_float));
       return;
+    }
     case Kind::boolean:
       out += m_bool ? "True" : "False";
       return;

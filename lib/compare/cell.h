@@ -84,6 +84,10 @@ class Cell {
   }
 };
 
+// Python's str() of a float64 written to `out` (room for pyjson::k_max_python_float_chars bytes):
+// repr for finite values, "inf", "-inf", "nan". Returns the end of the text.
+char* format_float_str(char* out, double x);
+
 // msprobe's fixed cell texts.
 inline constexpr std::string_view k_na = "N/A";
 inline constexpr std::string_view k_nan = "Nan";

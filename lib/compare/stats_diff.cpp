@@ -157,14 +157,10 @@ Rule rule_for(StatClass n, StatClass b) {
 
 Cell text_cell(std::string_view s) { return Cell::short_text(s); }
 
-// python_float_str(x) followed by `suffix`, as a text cell (short: held in the cell).
+// str(x) followed by `suffix`, as a text cell (short: held in the cell).
 Cell float_text_cell(double x, std::string_view suffix = {}) {
   char buf[pyjson::k_max_python_float_chars + 8];
-  std::string_view text = std::isnan(x) ? "nan" : std::isinf(x) ? (x > 0 ? "inf" : "-inf") : std::string_view();
-  char* end = buf;
-  if (text.empty()) end = pyjson::format_python_float(buf, x);
-  else end = std::copy(text.begin(), text.end(), buf);
-  end = std::copy(suffix.begin(), suffix.end(), end);
+  char* end = std::copy(suffix.begin(), suffix.end(), format_float_str(buf, x));
   return Cell::short_text({buf, static_cast<std::size_t>(end - buf)});
 }
 
@@ -206,14 +202,6 @@ std::optional<double> parse_python_float(std::string_view text) {
 std::optional<double> pandas_parse_float(std::string_view text) {
   if (auto v = pandas_digits(text)) return v;
   return pandas_infinity(text);
-}
-
-std::string python_float_str(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  std::string out;
-  pyjson::append_python_float(out, x);
-  return out;
 }
 
 namespace {

@@ -43,9 +43,6 @@ std::optional<double> parse_python_float(std::string_view text);
 // else, and for decimal exponents beyond 308 or results that overflow.
 std::optional<double> pandas_parse_float(std::string_view text);
 
-// Python's str() of a float64: repr for finite values, "inf", "-inf", "nan".
-std::string python_float_str(double x);
-
 // The diff and relative-error cells of one statistic.
 std::pair<Cell, Cell> stat_diff(const Cell& npu, const Cell& bench);
 
