@@ -4,10 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "compare/entry_text_rows.h"
 #include "compare/unmatched_stats.h"
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/plain_ascii.h"
+#include "pyjson/plain_scanner.h"
 #include "pyjson/tree_arena.h"
 
 namespace msdump::compare {
@@ -23,11 +25,11 @@ pyjson::ReadOptions short_lived_tree() {
   return options;
 }
 
-std::uint16_t dtype_id(DumpIndex& index, const std::string& dtype) {
+std::uint16_t dtype_id(DumpIndex& index, std::string_view dtype) {
   for (std::size_t i = 0; i < index.dtype_names.size(); ++i)
     if (index.dtype_names[i] == dtype) return static_cast<std::uint16_t>(i);
   if (index.dtype_names.size() >= 0xffff) return 0xffff;  // (never in a real dump) pairs only with itself
-  index.dtype_names.push_back(dtype);
+  index.dtype_names.emplace_back(dtype);
   return static_cast<std::uint16_t>(index.dtype_names.size() - 1);
 }
 
@@ -99,6 +101,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
   pyjson::DumpJsonStream stream(src, options);
   pyjson::DumpEvent ev;
   std::vector<Row> rows;
+  EntryTextRows text_rows;
   pyjson::TreeArena arena;
   bool saw_data = false;
   for (;;) {
@@ -111,12 +114,15 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     if (ev.type == pyjson::DumpEvent::Type::member) header_member(ev, index.task, index.level, index.framework);
     if (ev.type == pyjson::DumpEvent::Type::data_begin) saw_data = true;
     if (ev.type != pyjson::DumpEvent::Type::entry) continue;
-    // An entry compare does not use is still parsed: a syntax error anywhere fails the file, as
-    // it fails read_dump_rows (and Python's json.load).
+    // An entry compare does not use is still checked: a syntax error anywhere fails the file, as
+    // it fails read_dump_rows (and Python's json.load). Plain valid text is read without a tree
+    // (entry_text_rows.h); anything else, or what that reader declines, is parsed.
     const bool used = entry_kind(ev.key) != EntryKind::other;
+    const bool plain = ev.is_raw && pyjson::PlainScanner<>(ev.raw.data(), ev.raw.data() + ev.raw.size()).whole_value();
+    const bool from_text = plain && (!used || text_rows.read(ev.key, ev.raw, index.has_md5));
     rows.clear();
     std::optional<Error> parse_error;
-    {
+    if (!from_text) {
       // The entry's tree lives in the arena, reset once it is gone (docs/performance.md "Tree arena").
       const pyjson::TreeArenaScope scope(&arena);
       Result<pyjson::Value> value = ev.is_raw ? pyjson::parse_json(ev.raw, short_lived_tree()) : Result<pyjson::Value>(std::move(ev.value));
@@ -140,10 +146,15 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     }
     index.entries.push_back({ev.offset, static_cast<std::uint32_t>(end - ev.offset), index.rows(), entry_digest(ev.key, ev.raw)});
     keyer.begin_entry(ev.key);
-    for (const auto& r : rows) {
-      index.keys.push_back(keyer.hashed(r, ev.key));
-      index.dtypes.push_back(dtype_id(index, r.dtype));
-      index.stat_kinds.push_back(stat_kinds(r));
+    const auto add = [&](std::string_view name, std::string_view dtype, std::uint8_t kinds) {
+      index.keys.push_back(keyer.hashed(name, ev.key));
+      index.dtypes.push_back(dtype_id(index, dtype));
+      index.stat_kinds.push_back(kinds);
+    };
+    if (from_text) {
+      for (const auto& r : text_rows.rows()) add(text_rows.name(r), r.dtype, r.stat_kinds);
+    } else {
+      for (const auto& r : rows) add(r.name, r.dtype, stat_kinds(r));
     }
     index.row_count = static_cast<std::uint32_t>(index.keys.size());
   }

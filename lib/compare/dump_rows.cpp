@@ -16,28 +16,6 @@ namespace {
 using pyjson::Kind;
 using pyjson::Value;
 
-// The last two dotted components of a name.
-void last_two(std::string_view name, std::string_view& last, std::string_view& second_last) {
-  const auto dot = name.rfind('.');
-  last = dot == std::string_view::npos ? name : name.substr(dot + 1);
-  second_last = {};
-  if (dot == std::string_view::npos) return;
-  const auto head = name.substr(0, dot);
-  const auto dot2 = head.rfind('.');
-  second_last = dot2 == std::string_view::npos ? head : head.substr(dot2 + 1);
-}
-
-bool has_component(std::string_view name, std::string_view component) {
-  std::size_t start = 0;
-  for (;;) {
-    const auto dot = name.find('.', start);
-    if (name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start) == component)
-      return true;
-    if (dot == std::string_view::npos) return false;
-    start = dot + 1;
-  }
-}
-
 void append_python_str(std::string& out, const Value& v) {
   switch (v.kind()) {
     case Kind::null: out += "None"; return;
@@ -98,18 +76,7 @@ Cell value_cell(const Value* v, bool kept) {
   return stat_cell(v, kept);
 }
 
-std::string python_type_text(const Value* v) {
-  if (v == nullptr || v->is_null()) return "<class 'NoneType'>";
-  switch (v->kind()) {
-    case Kind::boolean: return "<class 'bool'>";
-    case Kind::integer:
-    case Kind::big_integer: return "<class 'int'>";
-    case Kind::floating: return "<class 'float'>";
-    case Kind::string: return "<class 'str'>";
-    case Kind::array: return "<class 'list'>";
-    default: return "<class 'dict'>";
-  }
-}
+std::string python_type_text(const Value* v) { return std::string(python_type_name(v == nullptr ? Kind::null : v->kind())); }
 
 std::string crc_text(const std::string& text) {
   static constexpr char k_hex[] = "0123456789abcdef";
@@ -243,7 +210,7 @@ Result<void> Walker::leaf(const Value& d, const std::string& name, RowState stat
     else if (!names_only) r.shape = python_str(*shape);
   } else {
     std::string_view last, second_last;
-    last_two(name, last, second_last);
+    last_two_components(name, last, second_last);
     const auto text_all = [&](const std::string& t) { for (auto& c : r.stats) c = Cell::text(t); };
     r.dtype = type;
     r.shape = "[]";
@@ -334,6 +301,40 @@ bool entry_has_md5(const Value& entry) {
 
 }  // namespace
 
+void last_two_components(std::string_view name, std::string_view& last, std::string_view& second_last) {
+  const auto dot = name.rfind('.');
+  last = dot == std::string_view::npos ? name : name.substr(dot + 1);
+  second_last = {};
+  if (dot == std::string_view::npos) return;
+  const auto head = name.substr(0, dot);
+  const auto dot2 = head.rfind('.');
+  second_last = dot2 == std::string_view::npos ? head : head.substr(dot2 + 1);
+}
+
+bool has_component(std::string_view name, std::string_view component) {
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = name.find('.', start);
+    if (name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start) == component)
+      return true;
+    if (dot == std::string_view::npos) return false;
+    start = dot + 1;
+  }
+}
+
+std::string_view python_type_name(pyjson::Kind kind) {
+  switch (kind) {
+    case Kind::null: return "<class 'NoneType'>";
+    case Kind::boolean: return "<class 'bool'>";
+    case Kind::integer:
+    case Kind::big_integer: return "<class 'int'>";
+    case Kind::floating: return "<class 'float'>";
+    case Kind::string: return "<class 'str'>";
+    case Kind::array: return "<class 'list'>";
+    default: return "<class 'dict'>";
+  }
+}
+
 std::string_view to_string(RowState s) {
   switch (s) {
     case RowState::input: return "input";
@@ -346,7 +347,7 @@ std::string_view to_string(RowState s) {
 
 EntryKind entry_kind(std::string_view name) {
   std::string_view last, second_last;
-  last_two(name, last, second_last);
+  last_two_components(name, last, second_last);
   if (last == "parameters_grad" || second_last == "parameters_grad") return EntryKind::parameters_grad;
   if (last == "forward" || second_last == "forward") return EntryKind::forward;
   if (last == "backward" || second_last == "backward") return EntryKind::backward;

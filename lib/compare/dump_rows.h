@@ -59,6 +59,13 @@ struct DumpRows {
   std::optional<Error> error;
 };
 
+// The last two dotted components of `name` (`second_last` empty when there is one).
+void last_two_components(std::string_view name, std::string_view& last, std::string_view& second_last);
+// Whether one dotted component of `name` is `component`.
+bool has_component(std::string_view name, std::string_view component);
+// Python's type() text of a JSON value of kind `kind` ("<class 'int'>"; null: NoneType).
+std::string_view python_type_name(pyjson::Kind kind);
+
 // The entry kinds compare keeps (anything else yields no rows).
 enum class EntryKind : std::uint8_t { forward, backward, parameters_grad, other };
 EntryKind entry_kind(std::string_view entry_name);

@@ -1,5 +1,6 @@
 list(APPEND MSDUMP_LIB_SOURCES
   lib/compare/dump_rows.cpp
+  lib/compare/entry_text_rows.cpp
   lib/compare/dump_index.cpp
   lib/compare/dump_context.cpp
   lib/compare/table.cpp
@@ -26,6 +27,7 @@ list(APPEND MSDUMP_LIB_SOURCES
 )
 list(APPEND MSDUMP_TEST_SOURCES
   tests/compare/dump_rows_test.cpp
+  tests/compare/entry_text_rows_test.cpp
   tests/compare/dump_index_test.cpp
   tests/compare/dump_context_test.cpp
   tests/compare/yaml_tree_test.cpp

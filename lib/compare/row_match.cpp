@@ -102,13 +102,13 @@ std::string_view entry_of(const DumpRows& rows, const Row& row) {
   return row.entry < rows.entries.size() ? std::string_view(rows.entries[row.entry]) : std::string_view();
 }
 
-// The name an NPU row pairs by under the mappings; nullopt: unmatchable.
-std::optional<std::string> npu_name_for(const Row& row, std::string_view entry, const MatchOptions& options, bool cross) {
+// The name an NPU row named `row_name` pairs by under the mappings; nullopt: unmatchable.
+std::optional<std::string> npu_name_for(std::string_view row_name, std::string_view entry, const MatchOptions& options, bool cross) {
+  std::string name(row_name);
   if (options.data_mapping != nullptr) {
     const auto& m = options.data_mapping->bench_of;
-    if (auto it = m.find(row.name); it != m.end()) return it->second;
+    if (auto it = m.find(name); it != m.end()) return it->second;
   }
-  std::string name = row.name;
   if (options.api_mapping != nullptr && cross) {
     name = api_mapped_name(name, entry, *options.api_mapping);
     if (name.empty()) return std::nullopt;
@@ -217,13 +217,13 @@ bool RowKeyer::renames() const {
   return m_npu && mapped;
 }
 
-std::optional<std::string> RowKeyer::key(const Row& row, std::string_view entry) {
-  std::string name = row.name;
+std::optional<std::string> RowKeyer::key(std::string_view row_name, std::string_view entry) {
+  std::string name(row_name);
   std::string_view hint = entry;
   if (m_npu) {
-    auto mapped = npu_name_for(row, entry, m_options, m_cross);
+    auto mapped = npu_name_for(row_name, entry, m_options, m_cross);
     if (!mapped) return std::nullopt;
-    if (*mapped != row.name) hint = {};
+    if (*mapped != row_name) hint = {};
     name = std::move(*mapped);
   }
   if (m_fuzzy) return fuzzy_key(name);
@@ -235,12 +235,12 @@ void RowKeyer::begin_entry(std::string_view entry) {
   m_state->keys.key_into(entry, entry, m_state->key);
 }
 
-KeyHash RowKeyer::hashed(const Row& row, std::string_view entry) {
+KeyHash RowKeyer::hashed(std::string_view row_name, std::string_view entry) {
   if (!m_fuzzy && !renames()) {  // (key() without its copies of the name)
-    m_state->keys.key_into(row.name, entry, m_state->key);
+    m_state->keys.key_into(row_name, entry, m_state->key);
     return hash_key(m_state->key);
   }
-  auto k = key(row, entry);
+  auto k = key(row_name, entry);
   return k ? hash_key(*k) : k_no_key;
 }
 
@@ -352,7 +352,7 @@ MatchResult match_rows(const DumpRows& npu, const DumpRows& bench, const MatchOp
       // Entries up to this row's, rowless ones included, counted in file order.
       for (; next_entry <= side.rows[i].entry && next_entry < side.entries.size(); ++next_entry)
         keyer.begin_entry(side.entries[next_entry]);
-      keys[i] = keyer.hashed(side.rows[i], entry_of(side, side.rows[i]));
+      keys[i] = keyer.hashed(side.rows[i].name, entry_of(side, side.rows[i]));
     }
     return keys;
   };

@@ -76,10 +76,11 @@ class RowKeyer {
   RowKeyer(bool npu_side, const MatchOptions& options, bool cross);
   ~RowKeyer();
   RowKeyer(RowKeyer&&) noexcept;
-  // The key of `row` of entry `entry` (rows fed in file order: backward call counters are
-  // renumbered by order of appearance); nullopt: a mapping makes it unmatchable.
-  std::optional<std::string> key(const Row& row, std::string_view entry);
-  KeyHash hashed(const Row& row, std::string_view entry);
+  // The key of the row named `row_name` of entry `entry` (rows fed in file order: backward
+  // call counters are renumbered by order of appearance); nullopt: a mapping makes it
+  // unmatchable.
+  std::optional<std::string> key(std::string_view row_name, std::string_view entry);
+  KeyHash hashed(std::string_view row_name, std::string_view entry);
   // Counts entry `entry` in the backward order before its rows are keyed, also when it has no
   // rows (msprobe counts every entry with a direction). On the NPU side under a mapping nothing
   // is counted here: mapped names are counted as they come.

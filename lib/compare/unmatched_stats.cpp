@@ -3,12 +3,10 @@
 namespace msdump::compare {
 namespace {
 
-constexpr std::uint8_t k_other = 0, k_int = 1, k_float = 2;
-
 std::uint8_t kind_of(const Cell& c) {
-  if (c.kind() == Cell::Kind::integer) return k_int;
-  if (c.kind() == Cell::Kind::floating) return k_float;
-  return k_other;
+  if (c.kind() == Cell::Kind::integer) return k_stat_int;
+  if (c.kind() == Cell::Kind::floating) return k_stat_float;
+  return k_stat_other;
 }
 
 }  // namespace
@@ -30,8 +28,8 @@ IntsAsFloats unmatched_int_rule(const std::vector<std::uint8_t>& kinds, const st
     any_unpaired = true;
     for (int i = 0; i < 4; ++i) {
       const auto k = static_cast<std::uint8_t>((kinds[r] >> (2 * i)) & 3);
-      if (k == k_other) numeric[i] = false;
-      if (k == k_float) has_float[i] = true;
+      if (k == k_stat_other) numeric[i] = false;
+      if (k == k_stat_float) has_float[i] = true;
     }
   }
   IntsAsFloats rule{};

@@ -22,6 +22,7 @@ namespace msdump::compare {
 
 // Two bits per statistic (Max, Min, Mean, Norm, lowest first): 0 another cell type (a text, a
 // bool), 1 an int, 2 a float.
+inline constexpr std::uint8_t k_stat_other = 0, k_stat_int = 1, k_stat_float = 2;
 std::uint8_t stat_kinds(const Row& row);
 
 using IntsAsFloats = std::array<bool, 4>;  // Max, Min, Mean, Norm

@@ -5,9 +5,9 @@
 // NPU side taken as MindSpore, so it applies). Checked: every partner is a bench row, the bench
 // rows no NPU row took are listed once each in order, and mapped or fuzzy pairs pass the dtype
 // gate unless a data mapping switched it off. The streaming path compare runs (dump_index.h)
-// must agree with the in-memory rows: the same row count, the same statistic cell types (pass 1's
-// light rows against the full ones), the same names entry by entry when re-read, and the same
-// pairs.
+// must agree with the in-memory rows: the same row count, the same statistic cell types and
+// dtypes (pass 1's rows, read from the entries' text where it is plain, against the full ones),
+// the same md5 flag, the same names entry by entry when re-read, and the same pairs.
 
 #include <cstddef>
 #include <cstdint>
@@ -84,9 +84,12 @@ void check_index(std::string_view text, const DumpRows& rows, std::vector<msdump
     return;
   }
   if (index->rows() != rows.rows.size() || index->error.has_value() != rows.error.has_value()) __builtin_trap();
-  if (index->stat_kinds.size() != rows.rows.size()) __builtin_trap();
-  for (std::size_t r = 0; r < rows.rows.size(); ++r)
+  if (index->stat_kinds.size() != rows.rows.size() || index->dtypes.size() != rows.rows.size()) __builtin_trap();
+  for (std::size_t r = 0; r < rows.rows.size(); ++r) {
     if (index->stat_kinds[r] != stat_kinds(rows.rows[r])) __builtin_trap();
+    if (index->dtype_names[index->dtypes[r]] != rows.rows[r].dtype) __builtin_trap();
+  }
+  if (index->has_md5 != rows.has_md5) __builtin_trap();
   EntryFetcher fetch(src, *index);
   std::size_t row = 0;
   for (std::uint32_t e = 0; e < index->entries.size(); ++e) {

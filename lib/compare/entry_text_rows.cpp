@@ -1,0 +1,345 @@
+#include "compare/entry_text_rows.h"
+
+#include <array>
+#include <charconv>
+
+#include "compare/cell.h"
+#include "compare/unmatched_stats.h"
+#include "pyjson/container_skip.h"
+#include "pyjson/plain_ascii.h"
+#include "pyjson/plain_scanner.h"
+
+namespace msdump::compare {
+namespace entry_text {
+
+// A member's value in the entry's text.
+struct Span {
+  const char* begin = nullptr;  // nullptr: no such member
+  const char* end = nullptr;
+  bool present() const { return begin != nullptr; }
+  char first() const { return *begin; }
+  bool is_string() const { return present() && *begin == '"'; }
+  std::string_view string() const { return {begin + 1, static_cast<std::size_t>(end - begin - 2)}; }
+  bool is_null() const { return present() && *begin == 'n'; }
+};
+
+// A descriptor's members that make its row, and those that make it one (last duplicate wins,
+// as Value::find and flatten's leaf_fields read them).
+struct Fields {
+  Span data_name, requires_grad, type, value, dtype, shape, class_type, tensor;
+  std::array<Span, 4> stats{};  // Max, Min, Mean, Norm
+  bool md5 = false;             // an "md5" member
+  const char* end = nullptr;    // past the object
+};
+
+}  // namespace entry_text
+
+namespace {
+
+using entry_text::Fields;
+using entry_text::Span;
+using pyjson::Kind;
+using pyjson::skip_plain_ws;
+
+// The text is valid and plain (checked before): a '"' always opens or closes a string, and
+// every container closes before the end.
+
+const char* string_end(const char* p, const char* end) { return pyjson::skip_plain_ascii(p + 1, end) + 1; }
+
+// The bytes that end a number or a literal.
+constexpr std::array<bool, 256> k_scalar_end = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : {',', '}', ']', ' ', '\n', '\r', '\t'}) t[c] = true;
+  return t;
+}();
+
+// Past the value at p (nullptr only if a container does not close, which valid text rules out).
+const char* value_end(const char* p, const char* end) {
+  switch (*p) {
+    case '{':
+    case '[': return pyjson::skip_container(p, end);
+    case '"': return string_end(p, end);
+    default:
+      while (p != end && !k_scalar_end[static_cast<unsigned char>(*p)]) ++p;
+      return p;
+  }
+}
+
+// f(key, value) for each member of the object at p, in order; f returns past the value, or
+// nullptr to stop. Returns past the object, or nullptr when f stopped.
+template <class F>
+const char* each_member(const char* p, const char* end, F&& f) {
+  p = skip_plain_ws(p + 1, end);
+  if (*p == '}') return p + 1;
+  for (;;) {
+    const char* q = pyjson::skip_plain_ascii(p + 1, end);
+    const std::string_view key(p + 1, static_cast<std::size_t>(q - p - 1));
+    p = skip_plain_ws(skip_plain_ws(q + 1, end) + 1, end);  // past ':'
+    p = f(key, p);
+    if (p == nullptr) return nullptr;
+    p = skip_plain_ws(p, end);
+    if (*p == '}') return p + 1;
+    p = skip_plain_ws(p + 1, end);  // past ','
+  }
+}
+
+// f(index, item) for each item of the array at p, as each_member.
+template <class F>
+const char* each_item(const char* p, const char* end, F&& f) {
+  p = skip_plain_ws(p + 1, end);
+  if (*p == ']') return p + 1;
+  for (std::size_t i = 0;; ++i) {
+    p = f(i, p);
+    if (p == nullptr) return nullptr;
+    p = skip_plain_ws(p, end);
+    if (*p == ']') return p + 1;
+    p = skip_plain_ws(p + 1, end);  // past ','
+  }
+}
+
+// The kind parse_json gives the value (NaN apart: it reads as a float).
+Kind kind_of(Span v) {
+  switch (v.first()) {
+    case 'n': return Kind::null;
+    case 't':
+    case 'f': return Kind::boolean;
+    case '"': return Kind::string;
+    case '[': return Kind::array;
+    case '{': return Kind::object;
+    case 'N':
+    case 'I': return Kind::floating;
+    default:
+      for (const char* p = v.begin; p != v.end; ++p)
+        if (*p == '.' || *p == 'e' || *p == 'E' || *p == 'I') return Kind::floating;
+      return Kind::integer;  // (big integers too: their cells are ints)
+  }
+}
+
+// The type of a statistic's cell as stat_cell and value_cell make it: ints and floats keep
+// their type; NaN, null, a missing member, a bool, a string or a container become texts.
+std::uint8_t stat_kind(Span v) {
+  if (!v.present() || v.first() == 'N') return k_stat_other;
+  switch (kind_of(v)) {
+    case Kind::integer: return k_stat_int;
+    case Kind::floating: return k_stat_float;
+    default: return k_stat_other;
+  }
+}
+
+std::uint8_t all_four(std::uint8_t kind) { return static_cast<std::uint8_t>(kind | kind << 2 | kind << 4 | kind << 6); }
+
+// The fields of the object at `object`; Fields::end is past it.
+Fields fields_of(const char* object, const char* end) {
+  Fields f;
+  f.end = each_member(object, end, [&f, end](std::string_view k, const char* p) {
+    const char* e = value_end(p, end);
+    const Span v{p, e};
+    switch (k.size()) {
+      case 3:
+        if (k == "Max") f.stats[0] = v;
+        else if (k == "Min") f.stats[1] = v;
+        else if (k == "md5") f.md5 = true;
+        break;
+      case 4:
+        if (k == "Mean") f.stats[2] = v;
+        else if (k == "Norm") f.stats[3] = v;
+        else if (k == "type") f.type = v;
+        break;
+      case 5:
+        if (k == "dtype") f.dtype = v;
+        else if (k == "shape") f.shape = v;
+        else if (k == "value") f.value = v;
+        break;
+      case 6:
+        if (k == "tensor") f.tensor = v;
+        break;
+      case 9:
+        if (k == "data_name") f.data_name = v;
+        break;
+      case 10:
+        if (k == "class_type") f.class_type = v;
+        break;
+      case 13:
+        if (k == "requires_grad") f.requires_grad = v;
+        break;
+      default:
+        break;
+    }
+    return e;
+  });
+  return f;
+}
+
+// flatten's md5 rule on one value of the entry that the walk does not visit: a dict with an
+// md5 member, or a list holding one.
+bool md5_in_entry_value(const char* p, const char* end) {
+  if (*p == '{') return fields_of(p, end).md5;
+  if (*p != '[') return false;
+  bool found = false;
+  each_item(p, end, [&](std::size_t, const char* item) -> const char* {
+    if (*item != '{') return value_end(item, end);
+    const Fields f = fields_of(item, end);
+    found = f.md5;
+    return found ? nullptr : f.end;
+  });
+  return found;
+}
+
+// Where a value sits for flatten's md5 rule (an md5 member of a dict directly in one of the
+// entry's lists, or of one of its dicts): the entry itself, a value of its members, an item of
+// such a list, elsewhere.
+constexpr int k_md5_none = 0, k_md5_item = 1, k_md5_member = 2, k_md5_entry = 3;
+
+}  // namespace
+
+void EntryTextRows::add_row(std::string_view name, std::string_view dtype, std::uint8_t kinds, RowState state) {
+  TextRow r;
+  r.name_begin = static_cast<std::uint32_t>(m_names.size());
+  m_names += name;
+  r.name_end = static_cast<std::uint32_t>(m_names.size());
+  r.dtype = dtype;
+  r.stat_kinds = kinds;
+  r.state = state;
+  m_rows.push_back(r);
+}
+
+void EntryTextRows::null_row(RowState state) { add_row(m_path, k_none, all_four(k_stat_other), state); }
+
+// flatten's Walker::leaf with FlattenDetail::names_and_dtypes, on a descriptor's fields.
+bool EntryTextRows::leaf(const Fields& f, RowState state) {
+  std::string_view name = m_path;
+  if (f.data_name.is_string() && f.data_name.end - f.data_name.begin > 2) {
+    const std::string_view data_name = f.data_name.string();
+    name = data_name.substr(0, data_name.rfind('.'));
+  }
+  if (f.requires_grad.present() && kind_of(f.requires_grad) != Kind::null && kind_of(f.requires_grad) != Kind::boolean)
+    return false;  // (flatten's error)
+  const std::string_view type = f.type.is_string() ? f.type.string() : std::string_view();
+  std::uint8_t kinds = 0;
+  for (int i = 0; i < 4; ++i) kinds = static_cast<std::uint8_t>(kinds | stat_kind(f.stats[i]) << (2 * i));
+  const Span& dtype = f.dtype;
+  const bool has_dtype = dtype.present() && !dtype.is_null() && !(dtype.is_string() && dtype.end - dtype.begin == 2) &&
+                         dtype.first() != 'f';
+  if (has_dtype) {
+    if (!dtype.is_string()) return false;  // (its python str(): left to the tree)
+    if (f.shape.present() && !f.shape.is_null() && f.shape.first() != '[') return false;  // (flatten's error)
+    add_row(name, dtype.string(), kinds, state);
+    return true;
+  }
+  std::string_view last, second_last;
+  last_two_components(m_path, last, second_last);
+  std::string_view row_dtype = type;
+  if (type == "torch.Size" || type == "slice") {
+    // the descriptor's own statistics
+  } else if (type == "ellipsis") {
+    kinds = all_four(stat_kind(f.value));
+  } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst" || type == "torch.ProcessGroup") {
+    kinds = all_four(k_stat_other);
+  } else {
+    row_dtype = python_type_name(f.value.present() ? kind_of(f.value) : Kind::null);
+    kinds = all_four(stat_kind(f.value));
+  }
+  add_row(name, row_dtype, kinds, state);
+  return true;
+}
+
+// flatten's Walker::walk of the value at p: `m_path` is the row name so far, extended and
+// restored; `md5` where the value sits for the md5 rule. Returns past the value, or nullptr
+// when the reader declines.
+const char* EntryTextRows::walk(const char* p, RowState state, int depth, int md5) {
+  if (depth > k_max_leaf_depth) return nullptr;  // (flatten's error)
+  const std::size_t path_size = m_path.size();
+  switch (*p) {
+    case 'n': null_row(state); return p + 4;
+    case '[': {
+      const bool indexed = !has_component(m_path, "parameters_grad");
+      return each_item(p, m_end, [&](std::size_t i, const char* item) {
+        if (indexed) {
+          char digits[24];
+          const auto end = std::to_chars(digits, digits + sizeof digits, i).ptr;
+          m_path.append(".").append(digits, end);
+        }
+        const char* e = walk(item, state, depth + 1, md5 == k_md5_member ? k_md5_item : k_md5_none);
+        m_path.resize(path_size);
+        return e;
+      });
+    }
+    case '{': {
+      const Fields f = fields_of(p, m_end);
+      if (f.md5 && (md5 == k_md5_member || md5 == k_md5_item)) m_md5 = true;
+      if (f.class_type.is_string() && f.class_type.string() == "torch.distributed.P2POp") {
+        if (f.tensor.present() && f.tensor.first() == '{') return leaf(fields_of(f.tensor.begin, m_end), state) ? f.end : nullptr;
+        null_row(state);
+        return f.end;
+      }
+      if (f.type.is_string()) return leaf(f, state) ? f.end : nullptr;
+      return each_member(p, m_end, [&](std::string_view key, const char* member) {
+        m_path.append(".").append(key);
+        const char* e = walk(member, state, depth + 1, md5 == k_md5_entry ? k_md5_member : k_md5_none);
+        m_path.resize(path_size);
+        return e;
+      });
+    }
+    default: return value_end(p, m_end);  // a bare number or string is no leaf
+  }
+}
+
+// The rows of an entry object: its containers walked as they come, each one's rows kept as a
+// segment, then put in the order flatten lists them (inputs and kwargs, parameters, outputs;
+// of a duplicated key the last, as Value::find).
+bool EntryTextRows::read_containers(std::string_view name, const char* entry) {
+  static constexpr std::pair<std::string_view, RowState> k_containers[] = {
+      {"input_args", RowState::input}, {"input_kwargs", RowState::input}, {"input", RowState::input},
+      {"parameters", RowState::parameters}, {"output", RowState::output}};
+  constexpr int k_count = static_cast<int>(std::size(k_containers));
+  struct Segment {
+    std::uint32_t begin = 0, end = 0;
+    bool present = false;
+  };
+  std::array<Segment, k_count> segments{};
+  bool in_order = true;  // each container after the one before, none twice
+  int last = -1;
+  const char* end = each_member(entry, m_end, [&](std::string_view key, const char* p) -> const char* {
+    int c = 0;
+    while (c < k_count && key != k_containers[c].first) ++c;
+    if (c == k_count) {
+      if (!m_md5 && md5_in_entry_value(p, m_end)) m_md5 = true;
+      return value_end(p, m_end);
+    }
+    const RowState state = k_containers[c].second;
+    m_path.assign(name).append(state == RowState::output ? ".output" : state == RowState::parameters ? ".parameters" : ".input");
+    in_order = in_order && c > last;
+    last = c;
+    Segment& s = segments[static_cast<std::size_t>(c)];
+    s = {static_cast<std::uint32_t>(m_rows.size()), 0, true};
+    const char* e = walk(p, state, 0, k_md5_member);
+    s.end = static_cast<std::uint32_t>(m_rows.size());
+    return e;
+  });
+  if (end == nullptr) return false;
+  if (in_order) return true;
+  m_reordered.clear();
+  for (const auto& s : segments)
+    if (s.present) m_reordered.insert(m_reordered.end(), m_rows.begin() + s.begin, m_rows.begin() + s.end);
+  m_rows.swap(m_reordered);
+  return true;
+}
+
+bool EntryTextRows::read(std::string_view name, std::string_view value, bool& has_md5) {
+  m_rows.clear();
+  m_names.clear();
+  m_md5 = false;
+  m_end = value.data() + value.size();
+  const char* entry = skip_plain_ws(value.data(), m_end);
+  if (entry == m_end) return false;
+  const auto kind = entry_kind(name);
+  if (kind == EntryKind::other) return true;
+  m_path.assign(name);
+  bool ok = true;
+  if (kind == EntryKind::parameters_grad) ok = walk(entry, RowState::parameters_grad, 0, k_md5_entry) != nullptr;
+  else if (*entry == '{') ok = read_containers(name, entry);
+  if (ok && m_md5) has_md5 = true;
+  return ok;
+}
+
+}  // namespace msdump::compare

@@ -1,0 +1,61 @@
+#pragma once
+// Pass 1's rows of one entry read straight from its text: the names, dtypes and statistic cell
+// types flatten_entry(..., FlattenDetail::names_and_dtypes) gives, without building the entry's
+// tree or a Row per leaf (docs/performance.md "Compare: two passes, a pairing index, chunks
+// freed where they were made").
+//
+// The text must be valid JSON in the plain form (pyjson/plain_scanner.h: the caller checks it
+// with PlainScanner). The reader covers what dumps hold; for anything else (a dtype that is not
+// a string, a requires_grad that is not a boolean, a shape that is not an array, nesting deeper
+// than k_max_leaf_depth) it declines, and the caller reads the entry the tree way, which gives
+// the rows or the error. Where it does read an entry, its rows are flatten_entry's
+// (tests/compare/entry_text_rows_test.cpp and the compare fuzz target check the two agree).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/dump_rows.h"
+
+namespace msdump::compare {
+
+namespace entry_text {
+struct Fields;
+}  // namespace entry_text
+
+class EntryTextRows {
+ public:
+  struct TextRow {
+    std::uint32_t name_begin = 0, name_end = 0;  // in names()
+    std::string_view dtype;                      // in the entry's text, or a constant
+    std::uint8_t stat_kinds = 0;                 // as unmatched_stats.h packs them
+    RowState state = RowState::input;
+  };
+
+  // Reads the rows of entry `name` (an entry with a direction: entry_kind(name) != other)
+  // whose value is `value`. Returns false when the reader declines (see above); rows() and
+  // names() are then unspecified. Sets `has_md5` as flatten_entry does.
+  bool read(std::string_view name, std::string_view value, bool& has_md5);
+
+  const std::vector<TextRow>& rows() const { return m_rows; }
+  std::string_view name(const TextRow& r) const {
+    return std::string_view(m_names).substr(r.name_begin, r.name_end - r.name_begin);
+  }
+
+ private:
+  const char* walk(const char* p, RowState state, int depth, int md5);
+  bool read_containers(std::string_view name, const char* entry);
+  bool leaf(const entry_text::Fields& f, RowState state);
+  void null_row(RowState state);
+  void add_row(std::string_view name, std::string_view dtype, std::uint8_t kinds, RowState state);
+
+  const char* m_end = nullptr;
+  bool m_md5 = false;   // an md5 member where flatten's rule looks
+  std::string m_path;   // the row name so far
+  std::string m_names;  // every row's name, one after the other
+  std::vector<TextRow> m_rows;
+  std::vector<TextRow> m_reordered;  // (rows of containers out of order)
+};
+
+}  // namespace msdump::compare
