@@ -219,7 +219,8 @@ Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
 }
 
 // `text` ("key": value) is plain: its key has no escapes, and once its digest matches, it is the
-// valid text pass 1 parsed, which PlainReader may read into its reused tree.
+// valid text pass 1 read, whose rows EntryTextRows may read off it (else PlainReader reads it
+// into its reused tree).
 Result<EntryRows> EntryFetcher::read_plain(std::uint32_t entry, std::string_view text) {
   const EntryExtent& e = m_index.entries[entry];
   const auto close = text.size() > 1 && text[0] == '"' ? text.find('"', 1) : std::string_view::npos;
@@ -231,6 +232,11 @@ Result<EntryRows> EntryFetcher::read_plain(std::uint32_t entry, std::string_view
   rows.rows.reserve(m_index.entry_rows(entry));
   const std::string_view value = text.substr(start);
   if (entry_digest(rows.name, value) != e.digest) return changed_error(e);
+  if (m_text.read_rows(rows.name, value, rows.rows)) {
+    if (rows.rows.size() != m_index.entry_rows(entry)) return changed_error(e);
+    return rows;
+  }
+  rows.rows.clear();
   auto tree = m_plain.read(value);
   if (!tree) return tree.error();
   bool md5 = false;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compare/dump_rows.h"
+#include "compare/entry_text_rows.h"
 #include "compare/row_match.h"
 #include "core/byte_source.h"
 #include "core/result.h"
@@ -83,7 +84,8 @@ class EntryFetcher {
   std::string m_window;
   std::uint64_t m_window_offset = 0;
   pyjson::TreeArena m_arena;
-  pyjson::PlainReader m_plain;  // plain entries: one tree, reused
+  EntryTextRows m_text;         // plain entries: rows read from the text
+  pyjson::PlainReader m_plain;  // what m_text declines: one tree, reused
   static constexpr std::size_t k_cached = 8;
   std::vector<std::pair<std::uint32_t, std::shared_ptr<const EntryRows>>> m_cache;  // most recent last
 };

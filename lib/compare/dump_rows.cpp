@@ -78,14 +78,6 @@ Cell value_cell(const Value* v, bool kept) {
 
 std::string python_type_text(const Value* v) { return std::string(python_type_name(v == nullptr ? Kind::null : v->kind())); }
 
-std::string crc_text(const std::string& text) {
-  static constexpr char k_hex[] = "0123456789abcdef";
-  const std::uint32_t crc = stats::crc32(as_bytes(text));
-  std::string out(8, '0');
-  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = k_hex[(crc >> (28 - 4 * i)) & 0xf];
-  return out;
-}
-
 constexpr std::string_view k_crc_of_empty = "00000000";  // crc_text("")
 
 struct Walker {
@@ -300,6 +292,14 @@ bool entry_has_md5(const Value& entry) {
 }
 
 }  // namespace
+
+std::string crc_text(std::string_view text) {
+  static constexpr char k_hex[] = "0123456789abcdef";
+  const std::uint32_t crc = stats::crc32(as_bytes(text));
+  std::string out(8, '0');
+  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = k_hex[(crc >> (28 - 4 * i)) & 0xf];
+  return out;
+}
 
 void last_two_components(std::string_view name, std::string_view& last, std::string_view& second_last) {
   const auto dot = name.rfind('.');

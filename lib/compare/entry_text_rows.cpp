@@ -2,8 +2,10 @@
 
 #include <array>
 #include <charconv>
+#include <limits>
 
 #include "compare/cell.h"
+#include "compare/python_repr.h"
 #include "compare/unmatched_stats.h"
 #include "pyjson/container_skip.h"
 #include "pyjson/plain_ascii.h"
@@ -27,6 +29,7 @@ struct Span {
 // as Value::find and flatten's leaf_fields read them).
 struct Fields {
   Span data_name, requires_grad, type, value, dtype, shape, class_type, tensor;
+  Span md5_value, group_ranks;  // (pass 2's rows)
   std::array<Span, 4> stats{};  // Max, Min, Mean, Norm
   bool md5 = false;             // an "md5" member
   const char* end = nullptr;    // past the object
@@ -138,7 +141,7 @@ Fields fields_of(const char* object, const char* end) {
       case 3:
         if (k == "Max") f.stats[0] = v;
         else if (k == "Min") f.stats[1] = v;
-        else if (k == "md5") f.md5 = true;
+        else if (k == "md5") f.md5 = true, f.md5_value = v;
         break;
       case 4:
         if (k == "Mean") f.stats[2] = v;
@@ -158,6 +161,9 @@ Fields fields_of(const char* object, const char* end) {
         break;
       case 10:
         if (k == "class_type") f.class_type = v;
+        break;
+      case 11:
+        if (k == "group_ranks") f.group_ranks = v;
         break;
       case 13:
         if (k == "requires_grad") f.requires_grad = v;
@@ -185,6 +191,135 @@ bool md5_in_entry_value(const char* p, const char* end) {
   return found;
 }
 
+// Pass 2's cells and texts from the text. Each returns false for what the reader leaves to the
+// tree.
+
+// An integer token of up to 18 digits.
+bool int_token(Span v, std::int64_t& out) {
+  const char* p = v.begin;
+  const bool negative = *p == '-';
+  if (negative) ++p;
+  if (v.end - p > 18) return false;
+  std::int64_t x = 0;
+  for (; p != v.end; ++p) x = x * 10 + (*p - '0');
+  out = negative ? -x : x;
+  return true;
+}
+
+// A float token (NaN and the infinities included) as parse_json reads it: correctly rounded.
+bool float_token(Span v, double& out) {
+  switch (v.first()) {
+    case 'N': out = std::numeric_limits<double>::quiet_NaN(); return true;
+    case 'I': out = std::numeric_limits<double>::infinity(); return true;
+    default: break;
+  }
+  if (v.end - v.begin > 1 && v.begin[1] == 'I') {
+    out = -std::numeric_limits<double>::infinity();
+    return true;
+  }
+  const auto [ptr, ec] = std::from_chars(v.begin, v.end, out);
+  return ec == std::errc{} && ptr == v.end;  // (an overflow or underflow: left to the tree)
+}
+
+// Python's str() of the value, appended to `out` (not for dicts).
+bool append_python_str(Span v, const char* end, std::string& out) {
+  switch (v.first()) {
+    case 'n': out += "None"; return true;
+    case 't': out += "True"; return true;
+    case 'f': out += "False"; return true;
+    case '"': out += v.string(); return true;
+    case '{': return false;
+    case '[': {
+      out += '[';
+      bool first = true;
+      const char* e = each_item(v.begin, end, [&](std::size_t, const char* p) -> const char* {
+        const Span item{p, value_end(p, end)};
+        if (!first) out += ", ";
+        first = false;
+        if (item.first() == '"') append_python_str_repr(out, item.string());
+        else if (!append_python_str(item, end, out)) return nullptr;
+        return item.end;
+      });
+      out += ']';
+      return e != nullptr;
+    }
+    default: break;
+  }
+  if (kind_of(v) == Kind::integer) {
+    const std::string_view token(v.begin, static_cast<std::size_t>(v.end - v.begin));
+    out += token == "-0" ? "0" : token;  // (JSON has no other spelling Python would not print back)
+    return true;
+  }
+  double d = 0;
+  if (!float_token(v, d)) return false;
+  Cell::floating(d).append_str(out);
+  return true;
+}
+
+bool python_str_of(Span v, const char* end, std::string& out) {
+  out.clear();
+  return append_python_str(v, end, out);
+}
+
+// flatten's stat_cell (floats keep their str()).
+bool stat_cell_of(Span v, const char* end, Cell& out) {
+  if (!v.present() || v.is_null()) {
+    out = Cell::text(std::string(k_none));
+    return true;
+  }
+  switch (v.first()) {
+    case 'N': out = Cell::text(std::string(k_nan)); return true;
+    case 't': out = Cell::text("True"); return true;
+    case 'f': out = Cell::text("False"); return true;
+    case '"': out = Cell::text(std::string(v.string())); return true;
+    case '{': return false;
+    case '[': {
+      std::string text;
+      if (!python_str_of(v, end, text)) return false;
+      out = Cell::text(std::move(text));
+      return true;
+    }
+    default: break;
+  }
+  if (kind_of(v) == Kind::integer) {
+    std::int64_t x = 0;
+    if (!int_token(v, x)) return false;
+    out = Cell::integer(x);
+    return true;
+  }
+  double d = 0;
+  if (!float_token(v, d)) return false;
+  out = Cell::floating_kept(d);
+  return true;
+}
+
+// flatten's value_cell: a bool stays a bool.
+bool value_cell_of(Span v, const char* end, Cell& out) {
+  if (v.present() && (v.first() == 't' || v.first() == 'f')) {
+    out = Cell::boolean(v.first() == 't');
+    return true;
+  }
+  return stat_cell_of(v, end, out);
+}
+
+Row& new_row(std::vector<Row>& out, std::string_view name, RowState state) {
+  Row& r = out.emplace_back();
+  r.name.assign(name);
+  r.state = state;
+  r.requires_grad = k_na;
+  r.data_name = "-1";
+  return r;
+}
+
+std::size_t item_count(Span array, const char* end) {
+  std::size_t n = 0;
+  each_item(array.begin, end, [&](std::size_t, const char* p) {
+    ++n;
+    return value_end(p, end);
+  });
+  return n;
+}
+
 // Where a value sits for flatten's md5 rule (an md5 member of a dict directly in one of the
 // entry's lists, or of one of its dicts): the entry itself, a value of its members, an item of
 // such a list, elsewhere.
@@ -203,7 +338,17 @@ void EntryTextRows::add_row(std::string_view name, std::string_view dtype, std::
   m_rows.push_back(r);
 }
 
-void EntryTextRows::null_row(RowState state) { add_row(m_path, k_none, all_four(k_stat_other), state); }
+void EntryTextRows::null_row(RowState state) {
+  if (m_full == nullptr) {
+    add_row(m_path, k_none, all_four(k_stat_other), state);
+    return;
+  }
+  Row& r = new_row(*m_full, m_path, state);
+  r.dtype = k_none;
+  r.shape = k_none;
+  for (auto& c : r.stats) c = Cell::text(std::string(k_none));
+  r.md5 = k_na;
+}
 
 // flatten's Walker::leaf with FlattenDetail::names_and_dtypes, on a descriptor's fields.
 bool EntryTextRows::leaf(const Fields& f, RowState state) {
@@ -214,6 +359,7 @@ bool EntryTextRows::leaf(const Fields& f, RowState state) {
   }
   if (f.requires_grad.present() && kind_of(f.requires_grad) != Kind::null && kind_of(f.requires_grad) != Kind::boolean)
     return false;  // (flatten's error)
+  if (m_full != nullptr) return full_leaf(f, name, state);
   const std::string_view type = f.type.is_string() ? f.type.string() : std::string_view();
   std::uint8_t kinds = 0;
   for (int i = 0; i < 4; ++i) kinds = static_cast<std::uint8_t>(kinds | stat_kind(f.stats[i]) << (2 * i));
@@ -240,6 +386,84 @@ bool EntryTextRows::leaf(const Fields& f, RowState state) {
     kinds = all_four(stat_kind(f.value));
   }
   add_row(name, row_dtype, kinds, state);
+  return true;
+}
+
+namespace {
+
+// flatten's Walker::leaf, full, for a descriptor without a dtype: its dtype, shape, statistic
+// cells and (for ranks and process groups) md5 cell. `path` is the row's path name.
+bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view path, const char* end, Row& r) {
+  std::string_view last, second_last;
+  last_two_components(path, last, second_last);
+  const Span& value = f.value;
+  r.dtype = type;
+  r.shape = "[]";
+  const auto all_four_cells = [&r](const Cell& c) {
+    for (auto& cell : r.stats) cell = c;
+  };
+  // str() of `v`, "None" without it, as every statistic cell and the md5 cell
+  const auto text_all = [&](const Span& v) {
+    std::string text = "None";
+    if (v.present() && !python_str_of(v, end, text)) return false;
+    all_four_cells(Cell::text(text));
+    r.md5 = std::move(text);
+    return true;
+  };
+  Cell cell;
+  if (type == "torch.Size") {
+    if (!value.present()) r.shape = "None";
+    else if (!python_str_of(value, end, r.shape)) return false;
+  } else if (type == "slice") {
+    if (value.present() && value.first() != '[') r.shape = "()";
+    else r.shape = "(" + std::to_string(value.present() ? item_count(value, end) : 0) + ",)";
+  } else if (type == "ellipsis") {
+    if (!value_cell_of(value, end, cell)) return false;
+    all_four_cells(cell);
+  } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
+    return text_all(value);
+  } else if (type == "torch.ProcessGroup") {
+    return text_all(f.group_ranks);
+  } else {
+    r.dtype = python_type_name(value.present() ? kind_of(value) : Kind::null);
+    if (!value_cell_of(value, end, cell)) return false;
+    all_four_cells(cell);
+  }
+  return true;
+}
+
+}  // namespace
+
+// flatten's Walker::leaf with FlattenDetail::full (the name and requires_grad checked by leaf).
+bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, RowState state) {
+  Row& r = new_row(*m_full, name, state);
+  if (f.data_name.is_string() && f.data_name.end - f.data_name.begin > 2) r.data_name = f.data_name.string();
+  if (f.requires_grad.present() && !f.requires_grad.is_null()) r.requires_grad = f.requires_grad.first() == 't' ? "True" : "False";
+  for (int i = 0; i < 4; ++i)
+    if (!stat_cell_of(f.stats[i], m_end, r.stats[i])) return false;
+  const Span& dtype = f.dtype;
+  const bool has_dtype = dtype.present() && !dtype.is_null() && !(dtype.is_string() && dtype.end - dtype.begin == 2) &&
+                         dtype.first() != 'f';
+  const std::string_view type = f.type.is_string() ? f.type.string() : std::string_view();
+  if (has_dtype) {
+    if (!dtype.is_string() || (f.shape.present() && !f.shape.is_null() && f.shape.first() != '[')) return false;
+    r.tensor = true;
+    r.dtype = dtype.string();
+    if (!f.shape.present() || f.shape.is_null()) r.shape = k_none;
+    else if (!python_str_of(f.shape, m_end, r.shape)) return false;
+  } else if (!non_tensor_cells(f, type, m_path, m_end, r)) {
+    return false;
+  }
+  if (!r.md5.empty()) return true;
+  const Span& md5 = f.md5_value;
+  if (md5.present() && !md5.is_null() && !(md5.is_string() && md5.end - md5.begin == 2)) return python_str_of(md5, m_end, r.md5);
+  if (!f.value.present()) {
+    r.md5 = "00000000";  // the CRC of ""
+    return true;
+  }
+  std::string text;
+  if (!python_str_of(f.value, m_end, text)) return false;
+  r.md5 = crc_text(text);
   return true;
 }
 
@@ -296,6 +520,8 @@ bool EntryTextRows::read_containers(std::string_view name, const char* entry) {
     std::uint32_t begin = 0, end = 0;
     bool present = false;
   };
+  const auto row_count = [this] { return static_cast<std::uint32_t>(m_full != nullptr ? m_full->size() : m_rows.size()); };
+  const std::uint32_t first_row = row_count();  // (read_rows appends)
   std::array<Segment, k_count> segments{};
   bool in_order = true;  // each container after the one before, none twice
   int last = -1;
@@ -311,13 +537,23 @@ bool EntryTextRows::read_containers(std::string_view name, const char* entry) {
     in_order = in_order && c > last;
     last = c;
     Segment& s = segments[static_cast<std::size_t>(c)];
-    s = {static_cast<std::uint32_t>(m_rows.size()), 0, true};
+    s = {row_count(), 0, true};
     const char* e = walk(p, state, 0, k_md5_member);
-    s.end = static_cast<std::uint32_t>(m_rows.size());
+    s.end = row_count();
     return e;
   });
   if (end == nullptr) return false;
   if (in_order) return true;
+  if (m_full != nullptr) {
+    std::vector<Row> ordered;
+    ordered.reserve(m_full->size());
+    ordered.insert(ordered.end(), std::make_move_iterator(m_full->begin()), std::make_move_iterator(m_full->begin() + first_row));
+    for (const auto& s : segments)
+      if (s.present)
+        ordered.insert(ordered.end(), std::make_move_iterator(m_full->begin() + s.begin), std::make_move_iterator(m_full->begin() + s.end));
+    m_full->swap(ordered);
+    return true;
+  }
   m_reordered.clear();
   for (const auto& s : segments)
     if (s.present) m_reordered.insert(m_reordered.end(), m_rows.begin() + s.begin, m_rows.begin() + s.end);
@@ -328,6 +564,20 @@ bool EntryTextRows::read_containers(std::string_view name, const char* entry) {
 bool EntryTextRows::read(std::string_view name, std::string_view value, bool& has_md5) {
   m_rows.clear();
   m_names.clear();
+  m_full = nullptr;
+  const bool ok = read_entry(name, value);
+  if (ok && m_md5) has_md5 = true;
+  return ok;
+}
+
+bool EntryTextRows::read_rows(std::string_view name, std::string_view value, std::vector<Row>& out) {
+  m_full = &out;
+  const bool ok = read_entry(name, value);
+  m_full = nullptr;
+  return ok;
+}
+
+bool EntryTextRows::read_entry(std::string_view name, std::string_view value) {
   m_md5 = false;
   m_end = value.data() + value.size();
   const char* entry = skip_plain_ws(value.data(), m_end);
@@ -338,7 +588,6 @@ bool EntryTextRows::read(std::string_view name, std::string_view value, bool& ha
   bool ok = true;
   if (kind == EntryKind::parameters_grad) ok = walk(entry, RowState::parameters_grad, 0, k_md5_entry) != nullptr;
   else if (*entry == '{') ok = read_containers(name, entry);
-  if (ok && m_md5) has_md5 = true;
   return ok;
 }
 

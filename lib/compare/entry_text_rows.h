@@ -1,14 +1,16 @@
 #pragma once
-// Pass 1's rows of one entry read straight from its text: the names, dtypes and statistic cell
-// types flatten_entry(..., FlattenDetail::names_and_dtypes) gives, without building the entry's
-// tree or a Row per leaf (docs/performance.md "Compare: two passes, a pairing index, chunks
-// freed where they were made").
+// compare's rows of one entry read straight from its text, without building the entry's tree:
+// for pass 1 the names, dtypes and statistic cell types flatten_entry(...,
+// FlattenDetail::names_and_dtypes) gives, kept per row with nothing allocated once the buffers
+// have grown; for pass 2 the whole rows flatten_entry gives (docs/performance.md "Compare: two
+// passes, a pairing index, chunks freed where they were made").
 //
-// The text must be valid JSON in the plain form (pyjson/plain_scanner.h: the caller checks it
-// with PlainScanner). The reader covers what dumps hold; for anything else (a dtype that is not
-// a string, a requires_grad that is not a boolean, a shape that is not an array, nesting deeper
-// than k_max_leaf_depth) it declines, and the caller reads the entry the tree way, which gives
-// the rows or the error. Where it does read an entry, its rows are flatten_entry's
+// The text must be valid JSON in the plain form (pyjson/plain_scanner.h: pass 1 checks it with
+// PlainScanner, pass 2 reads text whose digest pass 1 took). The reader covers what dumps hold;
+// for anything else (a dtype that is not a string, a requires_grad that is not a boolean, a
+// shape that is not an array, nesting deeper than k_max_leaf_depth, and in pass 2 what is listed
+// at read_rows) it declines, and the caller reads the entry the tree way, which gives the rows
+// or the error. Where it does read an entry, its rows are flatten_entry's
 // (tests/compare/entry_text_rows_test.cpp and the compare fuzz target check the two agree).
 
 #include <cstdint>
@@ -33,10 +35,16 @@ class EntryTextRows {
     RowState state = RowState::input;
   };
 
-  // Reads the rows of entry `name` (an entry with a direction: entry_kind(name) != other)
-  // whose value is `value`. Returns false when the reader declines (see above); rows() and
-  // names() are then unspecified. Sets `has_md5` as flatten_entry does.
+  // Pass 1: reads the rows of entry `name` (an entry with a direction: entry_kind(name) !=
+  // other) whose value is `value`, as FlattenDetail::names_and_dtypes has them. Returns false
+  // when the reader declines (see above); rows() and names() are then unspecified. Sets
+  // `has_md5` as flatten_entry does.
   bool read(std::string_view name, std::string_view value, bool& has_md5);
+  // Pass 2: appends the entry's whole rows (FlattenDetail::full, Row::entry 0) to `out`. It
+  // also declines a statistic that is a dict or an integer of more than 18 digits, a number
+  // that overflows a double, and a value or md5 whose str() is a dict's; `out` then
+  // holds whatever was appended.
+  bool read_rows(std::string_view name, std::string_view value, std::vector<Row>& out);
 
   const std::vector<TextRow>& rows() const { return m_rows; }
   std::string_view name(const TextRow& r) const {
@@ -46,12 +54,15 @@ class EntryTextRows {
  private:
   const char* walk(const char* p, RowState state, int depth, int md5);
   bool read_containers(std::string_view name, const char* entry);
+  bool read_entry(std::string_view name, std::string_view value);
   bool leaf(const entry_text::Fields& f, RowState state);
+  bool full_leaf(const entry_text::Fields& f, std::string_view name, RowState state);
   void null_row(RowState state);
   void add_row(std::string_view name, std::string_view dtype, std::uint8_t kinds, RowState state);
 
   const char* m_end = nullptr;
   bool m_md5 = false;   // an md5 member where flatten's rule looks
+  std::vector<Row>* m_full = nullptr;  // read_rows' output (pass 2), else pass 1's rows
   std::string m_path;   // the row name so far
   std::string m_names;  // every row's name, one after the other
   std::vector<TextRow> m_rows;

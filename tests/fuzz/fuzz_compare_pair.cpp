@@ -7,7 +7,8 @@
 // gate unless a data mapping switched it off. The streaming path compare runs (dump_index.h)
 // must agree with the in-memory rows: the same row count, the same statistic cell types and
 // dtypes (pass 1's rows, read from the entries' text where it is plain, against the full ones),
-// the same md5 flag, the same names entry by entry when re-read, and the same pairs.
+// the same md5 flag, the same rows entry by entry when re-read (pass 2 reads them from the text
+// where it is plain), and the same pairs.
 
 #include <cstddef>
 #include <cstdint>
@@ -95,8 +96,13 @@ void check_index(std::string_view text, const DumpRows& rows, std::vector<msdump
   for (std::uint32_t e = 0; e < index->entries.size(); ++e) {
     auto entry = fetch.read(e);
     if (!entry) __builtin_trap();
-    for (const auto& r : entry->rows)
-      if (r.name != rows.rows[row++].name) __builtin_trap();
+    for (const auto& r : entry->rows) {
+      const Row& full = rows.rows[row++];
+      if (r.name != full.name || r.state != full.state || r.dtype != full.dtype || r.shape != full.shape ||
+          r.requires_grad != full.requires_grad || r.stats != full.stats || r.md5 != full.md5 ||
+          r.data_name != full.data_name || r.tensor != full.tensor)
+        __builtin_trap();
+    }
   }
   keys = index->keys;
 }
