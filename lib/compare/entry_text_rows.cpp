@@ -2,37 +2,23 @@
 
 #include <array>
 #include <charconv>
-#include <limits>
 
 #include "compare/cell.h"
-#include "compare/python_repr.h"
 #include "compare/unmatched_stats.h"
-#include "pyjson/container_skip.h"
-#include "pyjson/plain_ascii.h"
-#include "pyjson/plain_scanner.h"
+#include "compare/value_text.h"
+#include "pyjson/plain_text_walk.h"
 
 namespace msdump::compare {
 namespace entry_text {
 
-// A member's value in the entry's text.
-struct Span {
-  const char* begin = nullptr;  // nullptr: no such member
-  const char* end = nullptr;
-  bool present() const { return begin != nullptr; }
-  char first() const { return *begin; }
-  bool is_string() const { return present() && *begin == '"'; }
-  std::string_view string() const { return {begin + 1, static_cast<std::size_t>(end - begin - 2)}; }
-  bool is_null() const { return present() && *begin == 'n'; }
-};
-
 // A descriptor's members that make its row, and those that make it one (last duplicate wins,
 // as Value::find and flatten's leaf_fields read them).
 struct Fields {
-  Span data_name, requires_grad, type, value, dtype, shape, class_type, tensor;
-  Span md5_value, group_ranks;  // (pass 2's rows)
-  std::array<Span, 4> stats{};  // Max, Min, Mean, Norm
-  bool md5 = false;             // an "md5" member
-  const char* end = nullptr;    // past the object
+  ValueText data_name, requires_grad, type, value, dtype, shape, class_type, tensor;
+  ValueText md5_value, group_ranks;              // (pass 2's rows)
+  std::array<ValueText, 4> stats{};              // Max, Min, Mean, Norm
+  bool md5 = false;                              // an "md5" member
+  const char* end = nullptr;                     // past the object
 };
 
 }  // namespace entry_text
@@ -40,94 +26,11 @@ struct Fields {
 namespace {
 
 using entry_text::Fields;
-using entry_text::Span;
 using pyjson::Kind;
 using pyjson::skip_plain_ws;
-
-// The text is valid and plain (checked before): a '"' always opens or closes a string, and
-// every container closes before the end.
-
-const char* string_end(const char* p, const char* end) { return pyjson::skip_plain_ascii(p + 1, end) + 1; }
-
-// The bytes that end a number or a literal.
-constexpr std::array<bool, 256> k_scalar_end = [] {
-  std::array<bool, 256> t{};
-  for (unsigned char c : {',', '}', ']', ' ', '\n', '\r', '\t'}) t[c] = true;
-  return t;
-}();
-
-// Past the value at p (nullptr only if a container does not close, which valid text rules out).
-const char* value_end(const char* p, const char* end) {
-  switch (*p) {
-    case '{':
-    case '[': return pyjson::skip_container(p, end);
-    case '"': return string_end(p, end);
-    default:
-      while (p != end && !k_scalar_end[static_cast<unsigned char>(*p)]) ++p;
-      return p;
-  }
-}
-
-// f(key, value) for each member of the object at p, in order; f returns past the value, or
-// nullptr to stop. Returns past the object, or nullptr when f stopped.
-template <class F>
-const char* each_member(const char* p, const char* end, F&& f) {
-  p = skip_plain_ws(p + 1, end);
-  if (*p == '}') return p + 1;
-  for (;;) {
-    const char* q = pyjson::skip_plain_ascii(p + 1, end);
-    const std::string_view key(p + 1, static_cast<std::size_t>(q - p - 1));
-    p = skip_plain_ws(skip_plain_ws(q + 1, end) + 1, end);  // past ':'
-    p = f(key, p);
-    if (p == nullptr) return nullptr;
-    p = skip_plain_ws(p, end);
-    if (*p == '}') return p + 1;
-    p = skip_plain_ws(p + 1, end);  // past ','
-  }
-}
-
-// f(index, item) for each item of the array at p, as each_member.
-template <class F>
-const char* each_item(const char* p, const char* end, F&& f) {
-  p = skip_plain_ws(p + 1, end);
-  if (*p == ']') return p + 1;
-  for (std::size_t i = 0;; ++i) {
-    p = f(i, p);
-    if (p == nullptr) return nullptr;
-    p = skip_plain_ws(p, end);
-    if (*p == ']') return p + 1;
-    p = skip_plain_ws(p + 1, end);  // past ','
-  }
-}
-
-// The kind parse_json gives the value (NaN apart: it reads as a float).
-Kind kind_of(Span v) {
-  switch (v.first()) {
-    case 'n': return Kind::null;
-    case 't':
-    case 'f': return Kind::boolean;
-    case '"': return Kind::string;
-    case '[': return Kind::array;
-    case '{': return Kind::object;
-    case 'N':
-    case 'I': return Kind::floating;
-    default:
-      for (const char* p = v.begin; p != v.end; ++p)
-        if (*p == '.' || *p == 'e' || *p == 'E' || *p == 'I') return Kind::floating;
-      return Kind::integer;  // (big integers too: their cells are ints)
-  }
-}
-
-// The type of a statistic's cell as stat_cell and value_cell make it: ints and floats keep
-// their type; NaN, null, a missing member, a bool, a string or a container become texts.
-std::uint8_t stat_kind(Span v) {
-  if (!v.present() || v.first() == 'N') return k_stat_other;
-  switch (kind_of(v)) {
-    case Kind::integer: return k_stat_int;
-    case Kind::floating: return k_stat_float;
-    default: return k_stat_other;
-  }
-}
+using pyjson::plain_text::each_item;
+using pyjson::plain_text::each_member;
+using pyjson::plain_text::value_end;
 
 std::uint8_t all_four(std::uint8_t kind) { return static_cast<std::uint8_t>(kind | kind << 2 | kind << 4 | kind << 6); }
 
@@ -136,7 +39,7 @@ Fields fields_of(const char* object, const char* end) {
   Fields f;
   f.end = each_member(object, end, [&f, end](std::string_view k, const char* p) {
     const char* e = value_end(p, end);
-    const Span v{p, e};
+    const ValueText v{p, e};
     switch (k.size()) {
       case 3:
         if (k == "Max") f.stats[0] = v;
@@ -191,117 +94,6 @@ bool md5_in_entry_value(const char* p, const char* end) {
   return found;
 }
 
-// Pass 2's cells and texts from the text. Each returns false for what the reader leaves to the
-// tree.
-
-// An integer token of up to 18 digits.
-bool int_token(Span v, std::int64_t& out) {
-  const char* p = v.begin;
-  const bool negative = *p == '-';
-  if (negative) ++p;
-  if (v.end - p > 18) return false;
-  std::int64_t x = 0;
-  for (; p != v.end; ++p) x = x * 10 + (*p - '0');
-  out = negative ? -x : x;
-  return true;
-}
-
-// A float token (NaN and the infinities included) as parse_json reads it: correctly rounded.
-bool float_token(Span v, double& out) {
-  switch (v.first()) {
-    case 'N': out = std::numeric_limits<double>::quiet_NaN(); return true;
-    case 'I': out = std::numeric_limits<double>::infinity(); return true;
-    default: break;
-  }
-  if (v.end - v.begin > 1 && v.begin[1] == 'I') {
-    out = -std::numeric_limits<double>::infinity();
-    return true;
-  }
-  const auto [ptr, ec] = std::from_chars(v.begin, v.end, out);
-  return ec == std::errc{} && ptr == v.end;  // (an overflow or underflow: left to the tree)
-}
-
-// Python's str() of the value, appended to `out` (not for dicts).
-bool append_python_str(Span v, const char* end, std::string& out) {
-  switch (v.first()) {
-    case 'n': out += "None"; return true;
-    case 't': out += "True"; return true;
-    case 'f': out += "False"; return true;
-    case '"': out += v.string(); return true;
-    case '{': return false;
-    case '[': {
-      out += '[';
-      bool first = true;
-      const char* e = each_item(v.begin, end, [&](std::size_t, const char* p) -> const char* {
-        const Span item{p, value_end(p, end)};
-        if (!first) out += ", ";
-        first = false;
-        if (item.first() == '"') append_python_str_repr(out, item.string());
-        else if (!append_python_str(item, end, out)) return nullptr;
-        return item.end;
-      });
-      out += ']';
-      return e != nullptr;
-    }
-    default: break;
-  }
-  if (kind_of(v) == Kind::integer) {
-    const std::string_view token(v.begin, static_cast<std::size_t>(v.end - v.begin));
-    out += token == "-0" ? "0" : token;  // (JSON has no other spelling Python would not print back)
-    return true;
-  }
-  double d = 0;
-  if (!float_token(v, d)) return false;
-  Cell::floating(d).append_str(out);
-  return true;
-}
-
-bool python_str_of(Span v, const char* end, std::string& out) {
-  out.clear();
-  return append_python_str(v, end, out);
-}
-
-// flatten's stat_cell (floats keep their str()).
-bool stat_cell_of(Span v, const char* end, Cell& out) {
-  if (!v.present() || v.is_null()) {
-    out = Cell::text(std::string(k_none));
-    return true;
-  }
-  switch (v.first()) {
-    case 'N': out = Cell::text(std::string(k_nan)); return true;
-    case 't': out = Cell::text("True"); return true;
-    case 'f': out = Cell::text("False"); return true;
-    case '"': out = Cell::text(std::string(v.string())); return true;
-    case '{': return false;
-    case '[': {
-      std::string text;
-      if (!python_str_of(v, end, text)) return false;
-      out = Cell::text(std::move(text));
-      return true;
-    }
-    default: break;
-  }
-  if (kind_of(v) == Kind::integer) {
-    std::int64_t x = 0;
-    if (!int_token(v, x)) return false;
-    out = Cell::integer(x);
-    return true;
-  }
-  double d = 0;
-  if (!float_token(v, d)) return false;
-  out = Cell::floating_kept(d);
-  return true;
-}
-
-// flatten's value_cell: a bool stays a bool.
-bool value_cell_of(Span v, const char* end, Cell& out) {
-  if (v.present() && (v.first() == 't' || v.first() == 'f')) {
-    out = Cell::boolean(v.first() == 't');
-    return true;
-  }
-  return stat_cell_of(v, end, out);
-}
-
 Row& new_row(std::vector<Row>& out, std::string_view name, RowState state) {
   Row& r = out.emplace_back();
   r.name.assign(name);
@@ -309,15 +101,6 @@ Row& new_row(std::vector<Row>& out, std::string_view name, RowState state) {
   r.requires_grad = k_na;
   r.data_name = "-1";
   return r;
-}
-
-std::size_t item_count(Span array, const char* end) {
-  std::size_t n = 0;
-  each_item(array.begin, end, [&](std::size_t, const char* p) {
-    ++n;
-    return value_end(p, end);
-  });
-  return n;
 }
 
 // Where a value sits for flatten's md5 rule (an md5 member of a dict directly in one of the
@@ -357,13 +140,13 @@ bool EntryTextRows::leaf(const Fields& f, RowState state) {
     const std::string_view data_name = f.data_name.string();
     name = data_name.substr(0, data_name.rfind('.'));
   }
-  if (f.requires_grad.present() && kind_of(f.requires_grad) != Kind::null && kind_of(f.requires_grad) != Kind::boolean)
+  if (f.requires_grad.present() && value_kind(f.requires_grad) != Kind::null && value_kind(f.requires_grad) != Kind::boolean)
     return false;  // (flatten's error)
   if (m_full != nullptr) return full_leaf(f, name, state);
   const std::string_view type = f.type.is_string() ? f.type.string() : std::string_view();
   std::uint8_t kinds = 0;
-  for (int i = 0; i < 4; ++i) kinds = static_cast<std::uint8_t>(kinds | stat_kind(f.stats[i]) << (2 * i));
-  const Span& dtype = f.dtype;
+  for (int i = 0; i < 4; ++i) kinds = static_cast<std::uint8_t>(kinds | stat_kind_of(f.stats[i]) << (2 * i));
+  const ValueText& dtype = f.dtype;
   const bool has_dtype = dtype.present() && !dtype.is_null() && !(dtype.is_string() && dtype.end - dtype.begin == 2) &&
                          dtype.first() != 'f';
   if (has_dtype) {
@@ -378,12 +161,12 @@ bool EntryTextRows::leaf(const Fields& f, RowState state) {
   if (type == "torch.Size" || type == "slice") {
     // the descriptor's own statistics
   } else if (type == "ellipsis") {
-    kinds = all_four(stat_kind(f.value));
+    kinds = all_four(stat_kind_of(f.value));
   } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst" || type == "torch.ProcessGroup") {
     kinds = all_four(k_stat_other);
   } else {
-    row_dtype = python_type_name(f.value.present() ? kind_of(f.value) : Kind::null);
-    kinds = all_four(stat_kind(f.value));
+    row_dtype = python_type_name(f.value.present() ? value_kind(f.value) : Kind::null);
+    kinds = all_four(stat_kind_of(f.value));
   }
   add_row(name, row_dtype, kinds, state);
   return true;
@@ -396,14 +179,14 @@ namespace {
 bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view path, const char* end, Row& r) {
   std::string_view last, second_last;
   last_two_components(path, last, second_last);
-  const Span& value = f.value;
+  const ValueText& value = f.value;
   r.dtype = type;
   r.shape = "[]";
   const auto all_four_cells = [&r](const Cell& c) {
     for (auto& cell : r.stats) cell = c;
   };
   // str() of `v`, "None" without it, as every statistic cell and the md5 cell
-  const auto text_all = [&](const Span& v) {
+  const auto text_all = [&](const ValueText& v) {
     std::string text = "None";
     if (v.present() && !python_str_of(v, end, text)) return false;
     all_four_cells(Cell::text(text));
@@ -425,7 +208,7 @@ bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view p
   } else if (type == "torch.ProcessGroup") {
     return text_all(f.group_ranks);
   } else {
-    r.dtype = python_type_name(value.present() ? kind_of(value) : Kind::null);
+    r.dtype = python_type_name(value.present() ? value_kind(value) : Kind::null);
     if (!value_cell_of(value, end, cell)) return false;
     all_four_cells(cell);
   }
@@ -441,7 +224,7 @@ bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, RowState s
   if (f.requires_grad.present() && !f.requires_grad.is_null()) r.requires_grad = f.requires_grad.first() == 't' ? "True" : "False";
   for (int i = 0; i < 4; ++i)
     if (!stat_cell_of(f.stats[i], m_end, r.stats[i])) return false;
-  const Span& dtype = f.dtype;
+  const ValueText& dtype = f.dtype;
   const bool has_dtype = dtype.present() && !dtype.is_null() && !(dtype.is_string() && dtype.end - dtype.begin == 2) &&
                          dtype.first() != 'f';
   const std::string_view type = f.type.is_string() ? f.type.string() : std::string_view();
@@ -455,7 +238,7 @@ bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, RowState s
     return false;
   }
   if (!r.md5.empty()) return true;
-  const Span& md5 = f.md5_value;
+  const ValueText& md5 = f.md5_value;
   if (md5.present() && !md5.is_null() && !(md5.is_string() && md5.end - md5.begin == 2)) return python_str_of(md5, m_end, r.md5);
   if (!f.value.present()) {
     r.md5 = "00000000";  // the CRC of ""

@@ -1,5 +1,6 @@
 list(APPEND MSDUMP_LIB_SOURCES
   lib/compare/dump_rows.cpp
+  lib/compare/value_text.cpp
   lib/compare/entry_text_rows.cpp
   lib/compare/dump_index.cpp
   lib/compare/dump_context.cpp
@@ -27,6 +28,7 @@ list(APPEND MSDUMP_LIB_SOURCES
 )
 list(APPEND MSDUMP_TEST_SOURCES
   tests/compare/dump_rows_test.cpp
+  tests/compare/value_text_test.cpp
   tests/compare/entry_text_rows_test.cpp
   tests/compare/dump_index_test.cpp
   tests/compare/dump_context_test.cpp

@@ -2,9 +2,9 @@
 
 #include <limits>
 
-#include "pyjson/container_skip.h"
 #include "pyjson/json_writer.h"
 #include "pyjson/plain_ascii.h"
+#include "pyjson/plain_text_walk.h"
 
 namespace msdump::dump {
 namespace {
@@ -16,21 +16,8 @@ const char* skip_ws(const char* p, const char* end) {
   return p;
 }
 
-// Past the closing quote of the plain string whose opening quote is at p (its first byte that
-// is not plain is that quote).
-const char* skip_string(const char* p, const char* end) { return pyjson::skip_plain_ascii(p + 1, end) + 1; }
-
-// Past the value at p (valid JSON: strings have no escapes, so brackets inside strings are
-// the only ones to ignore).
-const char* skip_value(const char* p, const char* end) {
-  if (*p == '"') return skip_string(p, end);
-  if (*p == '{' || *p == '[') {
-    const char* e = pyjson::skip_container(p, end);
-    return e != nullptr ? e : end;  // (valid text always closes)
-  }
-  while (p != end && *p != ',' && *p != '}' && *p != ']' && !is_ws(*p)) ++p;
-  return p;
-}
+using pyjson::plain_text::string_end;
+using pyjson::plain_text::value_end;
 
 }  // namespace
 
@@ -54,7 +41,7 @@ const char* SectionText::walk(const char* p, std::size_t depth, bool leaves) {
     case '{': return object(p, depth, leaves);
     case '[': return array(p, depth, leaves);
     case '"': {
-      const char* e = skip_string(p, m_end);
+      const char* e = string_end(p, m_end);
       w.value(std::string_view(p + 1, static_cast<std::size_t>(e - p - 2)));
       return e;
     }
@@ -72,7 +59,7 @@ const char* SectionText::number(const char* p) {
     m_w->value(-std::numeric_limits<double>::infinity());
     return p + 9;
   }
-  const char* e = skip_value(p, m_end);
+  const char* e = value_end(p, m_end);
   const std::string_view token(p, static_cast<std::size_t>(e - p));
   if (token.find_first_of(".eE") == std::string_view::npos) {
     // An integer token has no leading zeros: the parser's int (or big int) prints it back
@@ -121,11 +108,11 @@ const char* SectionText::object(const char* p, std::size_t depth, bool leaves) {
     p = skip_ws(p + 1, m_end);
     if (*p != '}') {
       while (true) {
-        const char* key_end = skip_string(p, m_end);
+        const char* key_end = string_end(p, m_end);
         const std::string_view key(p + 1, static_cast<std::size_t>(key_end - p - 2));
         p = skip_ws(skip_ws(key_end, m_end) + 1, m_end);  // past ':'
         members.push_back({key, p});
-        p = skip_ws(skip_value(p, m_end), m_end);
+        p = skip_ws(value_end(p, m_end), m_end);
         if (*p == '}') break;
         p = skip_ws(p + 1, m_end);  // past ','
       }
@@ -141,7 +128,7 @@ const char* SectionText::object(const char* p, std::size_t depth, bool leaves) {
       p2pop = p2pop || m.key == "class_type";
     }
     if (type != nullptr && *type->value == '"') {
-      const std::string_view t(type->value + 1, static_cast<std::size_t>(skip_string(type->value, m_end) - type->value - 2));
+      const std::string_view t(type->value + 1, static_cast<std::size_t>(string_end(type->value, m_end) - type->value - 2));
       const bool ndarray = t == "numpy.ndarray";
       if (ndarray || is_tensor_type(t)) {
         auto r = (*m_tensor_leaf)(std::string_view(begin, static_cast<std::size_t>(end - begin)),
