@@ -9,7 +9,6 @@
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/plain_ascii.h"
-#include "pyjson/plain_scanner.h"
 #include "pyjson/tree_arena.h"
 
 namespace msdump::compare {
@@ -98,6 +97,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
   index.path = shown_as;
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
+  options.check_plain = true;
   pyjson::DumpJsonStream stream(src, options);
   pyjson::DumpEvent ev;
   std::vector<Row> rows;
@@ -115,11 +115,11 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     if (ev.type == pyjson::DumpEvent::Type::data_begin) saw_data = true;
     if (ev.type != pyjson::DumpEvent::Type::entry) continue;
     // An entry compare does not use is still checked: a syntax error anywhere fails the file, as
-    // it fails read_dump_rows (and Python's json.load). Plain valid text is read without a tree
-    // (entry_text_rows.h); anything else, or what that reader declines, is parsed.
+    // it fails read_dump_rows (and Python's json.load). Text the stream found valid and plain is
+    // read without a tree (entry_text_rows.h); anything else, or what that reader declines, is
+    // parsed.
     const bool used = entry_kind(ev.key) != EntryKind::other;
-    const bool plain = ev.is_raw && pyjson::PlainScanner<>(ev.raw.data(), ev.raw.data() + ev.raw.size()).whole_value();
-    const bool from_text = plain && (!used || text_rows.read(ev.key, ev.raw, index.has_md5));
+    const bool from_text = ev.plain && (!used || text_rows.read(ev.key, ev.raw, index.has_md5));
     rows.clear();
     std::optional<Error> parse_error;
     if (!from_text) {

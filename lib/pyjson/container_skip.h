@@ -157,6 +157,24 @@ inline const char* block_at(const char* p, std::size_t left, char (&tail)[64]) {
 
 }  // namespace detail
 
+// The '\n' bytes of [p, end): how many, and the last (nullptr: none). 64 bytes at a time.
+struct Newlines {
+  std::size_t count = 0;
+  const char* last = nullptr;
+};
+inline Newlines newlines_in(const char* p, const char* end) {
+  Newlines out;
+  for (; end - p >= 64; p += 64) {
+    const std::uint64_t m = detail::Block(p).mask('\n');
+    if (m == 0) continue;
+    out.count += detail::popcount(m);
+    out.last = p + (63 - __builtin_clzll(m));
+  }
+  for (; p != end; ++p)
+    if (*p == '\n') ++out.count, out.last = p;
+  return out;
+}
+
 // What skip_json_container found.
 struct SkippedContainer {
   const char* end = nullptr;              // the byte after the closing bracket; nullptr: not closed

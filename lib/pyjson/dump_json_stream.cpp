@@ -180,11 +180,13 @@ DumpJsonStream::Step DumpJsonStream::entry(DumpEvent& event) {
   }
   m_cursor.advance();
   event.is_raw = false;
+  event.plain = false;
   const int c = m_options.raw_entries ? m_cursor.peek() : -1;
   if (c == '{' || c == '[') {
     event.raw_offset = m_cursor.offset();
     event.raw_position = m_cursor.position();
-    if (!m_cursor.skip_container(event.raw)) return failure();
+    event.plain = m_options.check_plain && m_cursor.skip_plain_value(event.raw);
+    if (!event.plain && !m_cursor.skip_container(event.raw)) return failure();
     event.is_raw = true;
     event.value = Value::null();
     event.duplicate_keys = false;

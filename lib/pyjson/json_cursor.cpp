@@ -12,6 +12,7 @@
 #include <string>
 
 #include "pyjson/container_skip.h"
+#include "pyjson/plain_scanner.h"
 #include "pyjson/utf8.h"
 
 namespace msdump::pyjson {
@@ -368,6 +369,21 @@ bool JsonCursor::skip_container(std::string_view& text) {
   }
   text = std::string_view(m_p, static_cast<std::size_t>(s.end - m_p));
   m_p = s.end;
+  return true;
+}
+
+bool JsonCursor::skip_plain_value(std::string_view& text) {
+  PlainScanner<> scan(m_p, m_end);
+  if (!scan.value(0)) return false;
+  const char* const e = scan.pos();
+  const Newlines newlines = newlines_in(m_p, e);
+  if (newlines.count != 0) {
+    m_line += newlines.count;
+    m_line_start = newlines.last + 1;
+    m_column_base = 0;
+  }
+  text = std::string_view(m_p, static_cast<std::size_t>(e - m_p));
+  m_p = e;
   return true;
 }
 

@@ -199,4 +199,21 @@ TEST_SUITE("msdump::pyjson") {
     }
     CHECK(bad == 0);
   }
+
+  TEST_CASE("newlines_in: the count and the last newline of any text, 64 bytes at a time and the tail") {
+    std::mt19937_64 rng(66);
+    for (int round = 0; round < 2000; ++round) {
+      std::string text(rng() % 300, ' ');
+      for (auto& c : text) c = "a\n \""[rng() % 4];
+      const std::vector<char> exact(text.begin(), text.end());  // (no bytes past the end)
+      const char* b = exact.data();
+      const Newlines got = newlines_in(b, b + exact.size());
+      std::size_t count = 0;
+      const char* last = nullptr;
+      for (const char* p = b; p != b + exact.size(); ++p)
+        if (*p == '\n') ++count, last = p;
+      CHECK(got.count == count);
+      CHECK(got.last == last);
+    }
+  }
 }

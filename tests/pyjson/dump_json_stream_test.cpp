@@ -87,11 +87,14 @@ std::string describe_event(const DumpEvent& ev) {
 }
 
 // Every event of `text` read with and without raw_entries (window of `buffer_bytes`):
-// (events, error or "") of each.
-std::pair<std::vector<std::string>, std::string> stream_events(std::string_view text, bool raw, std::size_t buffer_bytes) {
+// (events, error or "") of each. `check_plain`: raw entries with DumpStreamOptions::check_plain,
+// and an entry flagged plain must parse.
+std::pair<std::vector<std::string>, std::string> stream_events(std::string_view text, bool raw, std::size_t buffer_bytes,
+                                                               bool check_plain = false) {
   MemorySource source(as_bytes(text));
   DumpStreamOptions o{buffer_bytes, ReadOptions{.note_duplicate_keys = true}};
   o.raw_entries = raw;
+  o.check_plain = check_plain;
   DumpJsonStream stream(source, o);
   std::vector<std::string> out;
   DumpEvent ev;
@@ -100,15 +103,16 @@ std::pair<std::vector<std::string>, std::string> stream_events(std::string_view 
     if (!more) return {out, more.error().message};
     if (!*more) return {out, ""};
     out.push_back(describe_event(ev));
+    if (ev.plain) CHECK(!out.back().ends_with("= error"));
   }
 }
 
 // The property the verifier relies on when it checks raw entries on other threads: a document
 // read in raw mode gives the same events as in normal mode, or (for a broken one) fails or
 // gives an entry whose text does not parse.
-void check_raw_mode_agrees(std::string_view text, std::size_t buffer_bytes) {
+void check_raw_mode_agrees(std::string_view text, std::size_t buffer_bytes, bool check_plain = false) {
   const auto [normal, normal_error] = stream_events(text, false, buffer_bytes);
-  const auto [raw, raw_error] = stream_events(text, true, buffer_bytes);
+  const auto [raw, raw_error] = stream_events(text, true, buffer_bytes, check_plain);
   if (normal_error.empty()) {
     CHECK(raw_error == "");
     CHECK(raw == normal);
@@ -136,10 +140,11 @@ TEST_SUITE("msdump::pyjson") {
       REQUIRE(normal_error == "");
       REQUIRE(normal.size() == 9);
       check_raw_mode_agrees(text, buffer);
+      check_raw_mode_agrees(text, buffer, true);
     }
   }
 
-  TEST_CASE("dump stream raw entries: every dump.json in testdata, and each cut short or with a byte changed") {
+  TEST_CASE("dump stream raw entries (with and without check_plain): every dump.json in testdata, and each cut short or with a byte changed") {
     std::size_t files = 0;
     for (const auto& e : std::filesystem::recursive_directory_iterator(testing::source_dir() / "testdata")) {
       if (!e.is_regular_file() || e.path().extension() != ".json" || !e.path().filename().string().starts_with("dump")) continue;
@@ -149,18 +154,45 @@ TEST_SUITE("msdump::pyjson") {
       const std::string text = ss.str();
       CAPTURE(e.path().string());
       ++files;
-      check_raw_mode_agrees(text, 64);
-      check_raw_mode_agrees(text, std::size_t{1} << 20);
-      // Damaged copies: cut at 7 points, one structural byte changed at 7 points.
-      for (int k = 1; k <= 7 && text.size() > 8; ++k) {
-        const std::size_t at = text.size() * static_cast<std::size_t>(k) / 8;
-        check_raw_mode_agrees(std::string_view(text).substr(0, at), 64);
-        std::string changed = text;
-        changed[at] = "{}[]\",:\\"[static_cast<std::size_t>(k)];
-        check_raw_mode_agrees(changed, 64);
+      for (const bool plain : {false, true}) {
+        CAPTURE(plain);
+        check_raw_mode_agrees(text, 64, plain);
+        check_raw_mode_agrees(text, std::size_t{1} << 20, plain);
+        // Damaged copies: cut at 7 points, one structural byte changed at 7 points.
+        for (int k = 1; k <= 7 && text.size() > 8; ++k) {
+          const std::size_t at = text.size() * static_cast<std::size_t>(k) / 8;
+          check_raw_mode_agrees(std::string_view(text).substr(0, at), 64, plain);
+          std::string changed = text;
+          changed[at] = "{}[]\",:\\"[static_cast<std::size_t>(k)];
+          check_raw_mode_agrees(changed, 64, plain);
+        }
       }
     }
     CHECK(files >= 50);
+  }
+
+  TEST_CASE("dump stream check_plain: the entries PlainScanner accepts are flagged, positions stay") {
+    const std::string text =
+        "{\n \"task\": \"statistics\",\n \"data\": {\n  \"a\": {\n   \"s\": \"x\\\"\",\n   \"t\": [1]\n  },\n"
+        "  \"l\": [\n   1,\n   2\n  ],\n  \"o\": {\"k\": [NaN, -Infinity]},\n  \"b\": {\"k\": 1,},\n  \"c\": [\"\u00e9\"]\n }\n}\n";
+    MemorySource source(as_bytes(text));
+    DumpStreamOptions o;
+    o.raw_entries = true;
+    o.check_plain = true;
+    DumpJsonStream stream(source, o);
+    std::vector<std::string> flagged;
+    DumpEvent ev;
+    for (;;) {
+      auto more = stream.next(ev);
+      REQUIRE(more);
+      if (!*more) break;
+      if (ev.type == DumpEvent::Type::entry) flagged.push_back(ev.key + (ev.plain ? " plain " : " ") + to_string(ev.position));
+    }
+    // "a" has an escape, "b" a trailing comma (its brackets pass; a parse fails), "c" a byte
+    // that is not ASCII.
+    const std::vector<std::string> expected = {"a line 4, column 3", "l plain line 8, column 3", "o plain line 12, column 3",
+                                               "b line 13, column 3", "c line 14, column 3"};
+    CHECK(flagged == expected);
   }
 
   TEST_CASE("dump stream yields top-level members in order, then entries, for any key order") {
