@@ -467,10 +467,13 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   const bool cross = cross_framework(npu_header->framework, bench_header->framework);
 
   RowKeyer npu_keys(true, o.match, cross), bench_keys(false, o.match, cross);
-  // The bench side's thread also sorts its keys for pairing and reads the NPU side's
-  // stack.json: the NPU side's index is the longer one (it keeps every row's statistic types),
-  // so both are ready when it is.
+  // The bench side's thread also sorts its keys for pairing; the NPU side's stack.json is read
+  // by whichever thread is done first, so neither waits long for the other.
   std::optional<Result<StackLookup>> stacks;
+  std::atomic<bool> stack_claimed{false};
+  const auto read_stacks_if_first = [&] {
+    if (!stack_claimed.exchange(true)) stacks = load_stack_lookup(parent_dir(spec.npu));
+  };
   std::optional<SortedKeys> sorted;
   auto bench_future = std::async(std::launch::async, [&] {
     auto side = index_side(std::move(*bench_src), spec.bench, bench_keys);
@@ -479,10 +482,11 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
       sorted = sort_keys(std::move(side->index.keys));  // (sorted in place: exact pairing reads nothing else)
       side->index.keys = {};
     }
-    stacks = load_stack_lookup(parent_dir(spec.npu));
+    read_stacks_if_first();
     return side;
   });
   auto npu = index_side(std::move(*npu_src), spec.npu, npu_keys);
+  read_stacks_if_first();
   auto bench = bench_future.get();
   if (!npu) return npu.error();
   if (!bench) return bench.error();
