@@ -54,6 +54,25 @@ inline const char* skip_plain_ws(const char* p, const char* end) {
   return p;
 }
 
+// Past the decimal digits at p: 8 at a time (a float32 statistic's repr has ~17), then one by
+// one.
+inline const char* skip_digits(const char* p, const char* end) {
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t highs = 0xF0F0F0F0F0F0F0F0ull, threes = 0x3030303030303030ull, sixes = 0x0606060606060606ull;
+    while (end - p >= 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p, 8);
+      // A byte is no digit when its high nibble is not 3, or its low one is above 9 (+6
+      // carries it into the high nibble). Carries only go up, past the first such byte.
+      const std::uint64_t other = ((w & highs) ^ threes) | (((w + sixes) & highs) ^ threes);
+      if (other != 0) return p + std::countr_zero(other) / 8;
+      p += 8;
+    }
+  }
+  while (p != end && *p >= '0' && *p <= '9') ++p;
+  return p;
+}
+
 struct NoWatch {
   bool key(std::string_view) { return true; }
   bool number(const NumberText&) { return true; }
@@ -88,23 +107,7 @@ class PlainScanner {
 
  private:
   static bool digit(char c) { return c >= '0' && c <= '9'; }
-  // Past the digits at p: 8 at a time (a float32 statistic's repr has ~17), then one by one.
-  const char* digits(const char* p) const {
-    if constexpr (std::endian::native == std::endian::little) {
-      constexpr std::uint64_t highs = 0xF0F0F0F0F0F0F0F0ull, threes = 0x3030303030303030ull, sixes = 0x0606060606060606ull;
-      while (m_end - p >= 8) {
-        std::uint64_t w;
-        std::memcpy(&w, p, 8);
-        // A byte is no digit when its high nibble is not 3, or its low one is above 9 (+6
-        // carries it into the high nibble). Carries only go up, past the first such byte.
-        const std::uint64_t other = ((w & highs) ^ threes) | (((w + sixes) & highs) ^ threes);
-        if (other != 0) return p + std::countr_zero(other) / 8;
-        p += 8;
-      }
-    }
-    while (p != m_end && digit(*p)) ++p;
-    return p;
-  }
+  const char* digits(const char* p) const { return skip_digits(p, m_end); }
   bool advance(const char* p) {
     if (p == nullptr) return false;
     m_p = p;

@@ -6,7 +6,6 @@
 // (dump/section_text.h, compare/entry_text_rows.h). Text that is not valid and plain must not
 // be given.
 
-#include <array>
 #include <cstddef>
 #include <string_view>
 
@@ -22,12 +21,18 @@ inline const char* string_end(const char* p, const char* end) {
   return p == end ? end : p + 1;
 }
 
-// The bytes that end a number or a literal.
-inline constexpr std::array<bool, 256> k_scalar_end = [] {
-  std::array<bool, 256> t{};
-  for (unsigned char c : {',', '}', ']', ' ', '\n', '\r', '\t'}) t[c] = true;
-  return t;
-}();
+// Past the number at p: -?digits(.digits)?([eE][-+]?digits)?
+inline const char* number_end(const char* p, const char* end) {
+  if (*p == '-') ++p;
+  p = skip_digits(p, end);
+  if (p != end && *p == '.') p = skip_digits(p + 1, end);
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    ++p;
+    if (p != end && (*p == '+' || *p == '-')) ++p;
+    p = skip_digits(p, end);
+  }
+  return p;
+}
 
 // Past the value at p (no whitespace before it).
 inline const char* value_end(const char* p, const char* end) {
@@ -38,9 +43,12 @@ inline const char* value_end(const char* p, const char* end) {
       return e != nullptr ? e : end;  // (valid text always closes)
     }
     case '"': return string_end(p, end);
-    default:
-      while (p != end && !k_scalar_end[static_cast<unsigned char>(*p)]) ++p;
-      return p;
+    case 't':
+    case 'n': return p + 4;  // true, null
+    case 'f': return p + 5;  // false
+    case 'N': return p + 3;  // NaN
+    case 'I': return p + 8;  // Infinity
+    default: return end - p > 1 && p[0] == '-' && p[1] == 'I' ? p + 9 : number_end(p, end);
   }
 }
 
