@@ -78,7 +78,6 @@ Cell value_cell(const Value* v, bool kept) {
 
 std::string python_type_text(const Value* v) { return std::string(python_type_name(v == nullptr ? Kind::null : v->kind())); }
 
-constexpr std::string_view k_crc_of_empty = "00000000";  // crc_text("")
 
 struct Walker {
   std::string_view entry_name;

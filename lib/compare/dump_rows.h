@@ -65,6 +65,7 @@ void last_two_components(std::string_view name, std::string_view& last, std::str
 bool has_component(std::string_view name, std::string_view component);
 // The md5 cell of a leaf without an md5: the CRC-32 of its value's str(), 8 hex digits.
 std::string crc_text(std::string_view text);
+inline constexpr std::string_view k_crc_of_empty = "00000000";  // crc_text("")
 // Python's type() text of a JSON value of kind `kind` ("<class 'int'>"; null: NoneType).
 std::string_view python_type_name(pyjson::Kind kind);
 

@@ -133,7 +133,8 @@ void EntryTextRows::null_row(RowState state) {
   r.md5 = k_na;
 }
 
-// flatten's Walker::leaf with FlattenDetail::names_and_dtypes, on a descriptor's fields.
+// flatten's Walker::leaf on a descriptor's fields: the checks both passes share, then pass 1's row
+// (FlattenDetail::names_and_dtypes) here or pass 2's in full_leaf.
 bool EntryTextRows::leaf(const Fields& f, RowState state) {
   std::string_view name = m_path;
   if (f.data_name.is_string() && f.data_name.end - f.data_name.begin > 2) {
@@ -142,16 +143,18 @@ bool EntryTextRows::leaf(const Fields& f, RowState state) {
   }
   if (f.requires_grad.present() && value_kind(f.requires_grad) != Kind::null && value_kind(f.requires_grad) != Kind::boolean)
     return false;  // (flatten's error)
-  if (m_full != nullptr) return full_leaf(f, name, state);
+  const ValueText& dtype = f.dtype;
+  const bool tensor = dtype.present() && !dtype.is_null() && !(dtype.is_string() && dtype.end - dtype.begin == 2) &&
+                      dtype.first() != 'f';
+  if (tensor) {
+    if (!dtype.is_string()) return false;  // (its python str(): left to the tree)
+    if (f.shape.present() && !f.shape.is_null() && f.shape.first() != '[') return false;  // (flatten's error)
+  }
+  if (m_full != nullptr) return full_leaf(f, name, tensor, state);
   const std::string_view type = f.type.is_string() ? f.type.string() : std::string_view();
   std::uint8_t kinds = 0;
   for (int i = 0; i < 4; ++i) kinds = static_cast<std::uint8_t>(kinds | stat_kind_of(f.stats[i]) << (2 * i));
-  const ValueText& dtype = f.dtype;
-  const bool has_dtype = dtype.present() && !dtype.is_null() && !(dtype.is_string() && dtype.end - dtype.begin == 2) &&
-                         dtype.first() != 'f';
-  if (has_dtype) {
-    if (!dtype.is_string()) return false;  // (its python str(): left to the tree)
-    if (f.shape.present() && !f.shape.is_null() && f.shape.first() != '[') return false;  // (flatten's error)
+  if (tensor) {
     add_row(name, dtype.string(), kinds, state);
     return true;
   }
@@ -217,21 +220,18 @@ bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view p
 
 }  // namespace
 
-// flatten's Walker::leaf with FlattenDetail::full (the name and requires_grad checked by leaf).
-bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, RowState state) {
+// flatten's Walker::leaf with FlattenDetail::full (the name, requires_grad, dtype and shape checked
+// by leaf; `tensor`: the descriptor has a dtype).
+bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, bool tensor, RowState state) {
   Row& r = new_row(*m_full, name, state);
   if (f.data_name.is_string() && f.data_name.end - f.data_name.begin > 2) r.data_name = f.data_name.string();
   if (f.requires_grad.present() && !f.requires_grad.is_null()) r.requires_grad = f.requires_grad.first() == 't' ? "True" : "False";
   for (int i = 0; i < 4; ++i)
     if (!stat_cell_of(f.stats[i], m_end, r.stats[i])) return false;
-  const ValueText& dtype = f.dtype;
-  const bool has_dtype = dtype.present() && !dtype.is_null() && !(dtype.is_string() && dtype.end - dtype.begin == 2) &&
-                         dtype.first() != 'f';
   const std::string_view type = f.type.is_string() ? f.type.string() : std::string_view();
-  if (has_dtype) {
-    if (!dtype.is_string() || (f.shape.present() && !f.shape.is_null() && f.shape.first() != '[')) return false;
+  if (tensor) {
     r.tensor = true;
-    r.dtype = dtype.string();
+    r.dtype = f.dtype.string();
     if (!f.shape.present() || f.shape.is_null()) r.shape = k_none;
     else if (!python_str_of(f.shape, m_end, r.shape)) return false;
   } else if (!non_tensor_cells(f, type, m_path, m_end, r)) {
@@ -241,7 +241,7 @@ bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, RowState s
   const ValueText& md5 = f.md5_value;
   if (md5.present() && !md5.is_null() && !(md5.is_string() && md5.end - md5.begin == 2)) return python_str_of(md5, m_end, r.md5);
   if (!f.value.present()) {
-    r.md5 = "00000000";  // the CRC of ""
+    r.md5 = k_crc_of_empty;
     return true;
   }
   std::string text;

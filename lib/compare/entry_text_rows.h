@@ -56,7 +56,7 @@ class EntryTextRows {
   bool read_containers(std::string_view name, const char* entry);
   bool read_entry(std::string_view name, std::string_view value);
   bool leaf(const entry_text::Fields& f, RowState state);
-  bool full_leaf(const entry_text::Fields& f, std::string_view name, RowState state);
+  bool full_leaf(const entry_text::Fields& f, std::string_view name, bool tensor, RowState state);
   void null_row(RowState state);
   void add_row(std::string_view name, std::string_view dtype, std::uint8_t kinds, RowState state);
 
