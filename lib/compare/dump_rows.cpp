@@ -127,46 +127,11 @@ struct Walker {
 
 // The members of a leaf descriptor that make its row, found in one pass over its members (the
 // last of a duplicated key wins, as in Python's json.load).
-struct LeafFields {
-  const Value *data_name = nullptr, *requires_grad = nullptr, *type = nullptr, *value = nullptr, *dtype = nullptr,
-              *md5 = nullptr, *shape = nullptr, *group_ranks = nullptr;
-  std::array<const Value*, 4> stats{};  // Max, Min, Mean, Norm
-};
+using LeafFields = LeafMembers<const Value*>;
 
 LeafFields leaf_fields(const Value& d) {
   LeafFields f;
-  for (const auto& m : d.as_object()) {
-    const std::string& k = m.key;
-    const Value* v = &m.value;
-    switch (k.size()) {
-      case 3:
-        if (k == "Max") f.stats[0] = v;
-        else if (k == "Min") f.stats[1] = v;
-        else if (k == "md5") f.md5 = v;
-        break;
-      case 4:
-        if (k == "Mean") f.stats[2] = v;
-        else if (k == "Norm") f.stats[3] = v;
-        else if (k == "type") f.type = v;
-        break;
-      case 5:
-        if (k == "dtype") f.dtype = v;
-        else if (k == "shape") f.shape = v;
-        else if (k == "value") f.value = v;
-        break;
-      case 9:
-        if (k == "data_name") f.data_name = v;
-        break;
-      case 11:
-        if (k == "group_ranks") f.group_ranks = v;
-        break;
-      case 13:
-        if (k == "requires_grad") f.requires_grad = v;
-        break;
-      default:
-        break;
-    }
-  }
+  for (const auto& m : d.as_object()) note_leaf_member(f, m.key, &m.value);
   return f;
 }
 

@@ -69,6 +69,54 @@ inline constexpr std::string_view k_crc_of_empty = "00000000";  // crc_text("")
 // Python's type() text of a JSON value of kind `kind` ("<class 'int'>"; null: NoneType).
 std::string_view python_type_name(pyjson::Kind kind);
 
+// A leaf descriptor's members that make its row, and those that make an object one (class_type,
+// tensor), each as the caller holds a value (`V`: a pointer into a tree, or the value's text).
+// note_leaf_member files one member by its key; fed the members in order, the last of a
+// duplicated key wins, as in Python's json.load. V{} is "no such member".
+template <class V>
+struct LeafMembers {
+  V data_name{}, requires_grad{}, type{}, value{}, dtype{}, md5{}, shape{}, group_ranks{}, class_type{}, tensor{};
+  std::array<V, 4> stats{};  // Max, Min, Mean, Norm
+};
+
+template <class V>
+void note_leaf_member(LeafMembers<V>& f, std::string_view k, const V& v) {
+  switch (k.size()) {
+    case 3:
+      if (k == "Max") f.stats[0] = v;
+      else if (k == "Min") f.stats[1] = v;
+      else if (k == "md5") f.md5 = v;
+      break;
+    case 4:
+      if (k == "Mean") f.stats[2] = v;
+      else if (k == "Norm") f.stats[3] = v;
+      else if (k == "type") f.type = v;
+      break;
+    case 5:
+      if (k == "dtype") f.dtype = v;
+      else if (k == "shape") f.shape = v;
+      else if (k == "value") f.value = v;
+      break;
+    case 6:
+      if (k == "tensor") f.tensor = v;
+      break;
+    case 9:
+      if (k == "data_name") f.data_name = v;
+      break;
+    case 10:
+      if (k == "class_type") f.class_type = v;
+      break;
+    case 11:
+      if (k == "group_ranks") f.group_ranks = v;
+      break;
+    case 13:
+      if (k == "requires_grad") f.requires_grad = v;
+      break;
+    default:
+      break;
+  }
+}
+
 // The entry kinds compare keeps (anything else yields no rows).
 enum class EntryKind : std::uint8_t { forward, backward, parameters_grad, other };
 EntryKind entry_kind(std::string_view entry_name);

@@ -13,12 +13,8 @@ namespace entry_text {
 
 // A descriptor's members that make its row, and those that make it one (last duplicate wins,
 // as Value::find and flatten's leaf_fields read them).
-struct Fields {
-  ValueText data_name, requires_grad, type, value, dtype, shape, class_type, tensor;
-  ValueText md5_value, group_ranks;              // (pass 2's rows)
-  std::array<ValueText, 4> stats{};              // Max, Min, Mean, Norm
-  bool md5 = false;                              // an "md5" member
-  const char* end = nullptr;                     // past the object
+struct Fields : LeafMembers<ValueText> {
+  const char* end = nullptr;  // past the object
 };
 
 }  // namespace entry_text
@@ -39,41 +35,7 @@ Fields fields_of(const char* object, const char* end) {
   Fields f;
   f.end = each_member(object, end, [&f, end](std::string_view k, const char* p) {
     const char* e = value_end(p, end);
-    const ValueText v{p, e};
-    switch (k.size()) {
-      case 3:
-        if (k == "Max") f.stats[0] = v;
-        else if (k == "Min") f.stats[1] = v;
-        else if (k == "md5") f.md5 = true, f.md5_value = v;
-        break;
-      case 4:
-        if (k == "Mean") f.stats[2] = v;
-        else if (k == "Norm") f.stats[3] = v;
-        else if (k == "type") f.type = v;
-        break;
-      case 5:
-        if (k == "dtype") f.dtype = v;
-        else if (k == "shape") f.shape = v;
-        else if (k == "value") f.value = v;
-        break;
-      case 6:
-        if (k == "tensor") f.tensor = v;
-        break;
-      case 9:
-        if (k == "data_name") f.data_name = v;
-        break;
-      case 10:
-        if (k == "class_type") f.class_type = v;
-        break;
-      case 11:
-        if (k == "group_ranks") f.group_ranks = v;
-        break;
-      case 13:
-        if (k == "requires_grad") f.requires_grad = v;
-        break;
-      default:
-        break;
-    }
+    note_leaf_member(f, k, ValueText{p, e});
     return e;
   });
   return f;
@@ -82,13 +44,13 @@ Fields fields_of(const char* object, const char* end) {
 // flatten's md5 rule on one value of the entry that the walk does not visit: a dict with an
 // md5 member, or a list holding one.
 bool md5_in_entry_value(const char* p, const char* end) {
-  if (*p == '{') return fields_of(p, end).md5;
+  if (*p == '{') return fields_of(p, end).md5.present();
   if (*p != '[') return false;
   bool found = false;
   each_item(p, end, [&](std::size_t, const char* item) -> const char* {
     if (*item != '{') return value_end(item, end);
     const Fields f = fields_of(item, end);
-    found = f.md5;
+    found = f.md5.present();
     return found ? nullptr : f.end;
   });
   return found;
@@ -238,7 +200,7 @@ bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, bool tenso
     return false;
   }
   if (!r.md5.empty()) return true;
-  const ValueText& md5 = f.md5_value;
+  const ValueText& md5 = f.md5;
   if (md5.present() && !md5.is_null() && !(md5.is_string() && md5.end - md5.begin == 2)) return python_str_of(md5, m_end, r.md5);
   if (!f.value.present()) {
     r.md5 = k_crc_of_empty;
@@ -273,7 +235,7 @@ const char* EntryTextRows::walk(const char* p, RowState state, int depth, int md
     }
     case '{': {
       const Fields f = fields_of(p, m_end);
-      if (f.md5 && (md5 == k_md5_member || md5 == k_md5_item)) m_md5 = true;
+      if (f.md5.present() && (md5 == k_md5_member || md5 == k_md5_item)) m_md5 = true;
       if (f.class_type.is_string() && f.class_type.string() == "torch.distributed.P2POp") {
         if (f.tensor.present() && f.tensor.first() == '{') return leaf(fields_of(f.tensor.begin, m_end), state) ? f.end : nullptr;
         null_row(state);
