@@ -52,6 +52,7 @@ Result<Side> index_side(std::unique_ptr<FileSource> src, const std::string& path
 }
 
 // One NPU entry compared: its rows, its partners' rows, the finished table of the entry.
+// Groups are reused from entry to entry (GroupStock): reset_group resets every member.
 struct Group {
   DumpRows npu, bench;
   StackCells stack;
@@ -133,14 +134,70 @@ struct PassInputs {
 
 // One entry's side of the table: its rows come from the fetchers; of the dump's own fields,
 // the short ones (not the path, which the table's readers never use: one allocation an entry).
-DumpRows mini_side(const DumpIndex& index) {
-  DumpRows d;
-  d.task = index.task;
-  d.level = index.level;
-  d.framework = index.framework;
-  d.has_md5 = index.has_md5;
-  return d;
+// The entries and rows `d` held keep their buffers, for the fetchers to overwrite.
+void reset_side(DumpRows& d, const DumpIndex& index) {
+  DumpRows fresh;
+  fresh.task = index.task;
+  fresh.level = index.level;
+  fresh.framework = index.framework;
+  fresh.has_md5 = index.has_md5;
+  fresh.entries.swap(d.entries);
+  fresh.rows.swap(d.rows);
+  d = std::move(fresh);
 }
+
+// `rows` made n default TableRows, those it held keeping their vectors' buffers.
+void reset_table_rows(std::vector<TableRow>& rows, std::size_t n) {
+  rows.resize(n);
+  for (auto& tr : rows) {
+    TableRow fresh;
+    fresh.metrics.swap(tr.metrics);
+    fresh.messages.swap(tr.messages);
+    fresh.metrics.clear();
+    fresh.messages.clear();
+    tr = std::move(fresh);
+  }
+}
+
+// A group made ready for the next entry of pass `in`: every member reset, the vectors, the
+// rows' strings and the cells keeping their buffers.
+void reset_group(Group& g, const PassInputs& in) {
+  reset_side(g.npu, in.npu.index);
+  reset_side(g.bench, in.bench.index);
+  g.bench.entries.clear();
+  StackCells stack;
+  stack.present = in.stacks.present;
+  stack.per_entry.swap(g.stack.per_entry);
+  g.stack = std::move(stack);
+  Table table{in.mode, &g.npu, &g.bench, &g.stack, {}};
+  table.rows.swap(g.table.rows);
+  g.table = std::move(table);
+  g.answer = {};
+  g.problems.clear();
+  g.error.reset();
+}
+
+// The groups one pass-2 thread made, handed back once the writer has used them, for that
+// thread to reuse: an entry's rows and table rows are then not allocated and freed again for
+// every entry (the thread that made a group is the one to free it: see PairStream::retire).
+class GroupStock {
+ public:
+  std::unique_ptr<Group> take() {
+    if (m_spare.empty()) return std::make_unique<Group>();
+    auto g = std::move(m_spare.back());
+    m_spare.pop_back();
+    return g;
+  }
+  void give(std::vector<std::unique_ptr<Group>>& groups) {
+    for (auto& g : groups)
+      if (m_spare.size() < k_kept) m_spare.push_back(std::move(g));
+    groups.clear();
+  }
+
+ private:
+  static constexpr std::size_t k_kept = 1024;  // (more in hand are freed)
+  std::vector<std::unique_ptr<Group>> m_spare;
+};
 
 bool is_forward(const Group& g) { return entry_kind(g.npu.entries.front()) == EntryKind::forward; }
 
@@ -156,42 +213,40 @@ void find_entry_answers(AnswerFloors& floors, std::uint32_t entry, Group& g) {
   if (g.answer.diff_analyze || is_communication_api(g.npu.entries.front())) AnswerFloors::lower(floors.diff_analyze, entry);
 }
 
-// Compares NPU entry `entry` with its partners (fetchers: this thread's).
+// Compares NPU entry `entry` with its partners (fetchers and stock: this thread's).
 std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, EntryFetcher& npu_fetch,
-                                     EntryFetcher& bench_fetch) {
-  auto g = std::make_unique<Group>();
-  auto rows = npu_fetch.read(entry);
-  if (!rows) {
-    g->error = rows.error();
+                                     EntryFetcher& bench_fetch, GroupStock& stock) {
+  auto g = stock.take();
+  reset_group(*g, in);
+  g->npu.entries.resize(1);
+  if (auto read = npu_fetch.read(entry, g->npu.entries[0], g->npu.rows); !read) {
+    g->error = read.error();
     return g;
   }
-  g->npu = mini_side(in.npu.index);
-  g->bench = mini_side(in.bench.index);
-  g->stack.present = in.stacks.present;
-  g->stack.per_entry = {in.stacks.cell(rows->name)};
-  g->npu.entries.push_back(std::move(rows->name));  // (not = {...}: a list's items are copied)
-  g->npu.rows = std::move(rows->rows);
-  g->table = Table{in.mode, &g->npu, &g->bench, &g->stack, {}};
-  g->table.rows.reserve(g->npu.rows.size());
-  g->bench.rows.reserve(g->npu.rows.size());
+  g->stack.per_entry.assign(1, in.stacks.cell(g->npu.entries[0]));
+  const auto npu_rows = static_cast<std::uint32_t>(g->npu.rows.size());
+  reset_table_rows(g->table.rows, npu_rows);
+  std::size_t bench_rows = 0;  // (g->bench.rows: those before this are this entry's)
   const std::uint32_t first = in.npu.index.entries[entry].first_row;
-  for (std::uint32_t k = 0; k < g->npu.rows.size(); ++k) {
-    TableRow tr;
+  for (std::uint32_t k = 0; k < npu_rows; ++k) {
+    TableRow& tr = g->table.rows[k];
     tr.npu = k;
     if (const auto b = in.bench_of[first + k]; b != k_unpaired) {
       const auto be = in.bench.index.entry_of_row(b);
-      auto bench_rows = bench_fetch.fetch(be);
-      if (!bench_rows) {
-        g->error = bench_rows.error();
+      auto fetched = bench_fetch.fetch(be);
+      if (!fetched) {
+        g->error = fetched.error();
         return g;
       }
-      g->bench.rows.push_back((*bench_rows)->rows[b - in.bench.index.entries[be].first_row]);
-      tr.bench = static_cast<std::uint32_t>(g->bench.rows.size() - 1);
+      const Row& partner = (*fetched)->rows[b - in.bench.index.entries[be].first_row];
+      if (bench_rows < g->bench.rows.size()) g->bench.rows[bench_rows] = partner;  // (buffers reused)
+      else g->bench.rows.push_back(partner);
+      tr.bench = static_cast<std::uint32_t>(bench_rows++);
     } else {
       apply_unmatched_int_rule(g->npu.rows[k], in.unmatched_ints);
     }
-    g->table.rows.push_back(std::move(tr));
   }
+  g->bench.rows.resize(bench_rows);
   fill_metrics(g->table, in.dirs, g->problems);
   run_checkers(g->table, {});
   find_entry_answers(in.floors, entry, *g);
@@ -220,10 +275,10 @@ std::vector<Chunk> chunks_of(const DumpIndex& index) {
   return out;
 }
 
-Groups compare_chunk(const PassInputs& in, const Chunk& c, EntryFetcher& npu_fetch, EntryFetcher& bench_fetch) {
+Groups compare_chunk(const PassInputs& in, const Chunk& c, EntryFetcher& npu_fetch, EntryFetcher& bench_fetch, GroupStock& stock) {
   Groups out;
   for (std::uint32_t e = c.begin; e < c.end; ++e) {
-    out.push_back(compare_entry(in, e, npu_fetch, bench_fetch));
+    out.push_back(compare_entry(in, e, npu_fetch, bench_fetch, stock));
     if (out.back()->error) break;
   }
   return out;
@@ -247,10 +302,11 @@ class PairStream final : public TableView {
         m_sequential(threads <= 1),
         m_pool({.workers = static_cast<std::size_t>(std::max(1, threads) - 1), .capacity = 4 * static_cast<std::size_t>(std::max(1, threads))},
                [this](std::uint32_t& chunk, std::size_t slot) {
-                 free_garbage(slot);
-                 return ChunkResult{slot, compare_chunk(m_in, m_chunks[chunk], *m_npu_fetch[slot], *m_bench_fetch[slot])};
+                 take_back(slot);
+                 return ChunkResult{slot, compare_chunk(m_in, m_chunks[chunk], *m_npu_fetch[slot], *m_bench_fetch[slot], m_stock[slot])};
                }) {
     m_garbage.resize(m_pool.slots());
+    m_stock.resize(m_pool.slots());
     for (std::size_t s = 0; s < m_pool.slots(); ++s) {
       m_npu_fetch.push_back(std::make_unique<EntryFetcher>(*in.npu.src, in.npu.index));
       m_bench_fetch.push_back(std::make_unique<EntryFetcher>(*in.bench.src, in.bench.index));
@@ -292,7 +348,7 @@ class PairStream final : public TableView {
       retire();
       if (m_sequential) {
         if (m_next_chunk == m_chunks.size()) return false;
-        m_chunk = {0, compare_chunk(m_in, m_chunks[m_next_chunk++], *m_npu_fetch[0], *m_bench_fetch[0])};
+        m_chunk = {0, compare_chunk(m_in, m_chunks[m_next_chunk++], *m_npu_fetch[0], *m_bench_fetch[0], m_stock[0])};
       } else {
         auto next = m_pool.next();
         if (!next) return false;
@@ -312,14 +368,14 @@ class PairStream final : public TableView {
     return true;
   }
 
-  // A consumed chunk goes back to the thread that made it, to be freed there (freeing on
-  // another thread contends for the maker's malloc arena).
+  // A consumed chunk goes back to the thread that made it, to be reused or freed there
+  // (freeing on another thread contends for the maker's malloc arena).
   void retire() {
     m_view.reset();
     m_group = nullptr;
     if (m_chunk.groups.empty()) return;
     if (m_sequential || m_chunk.slot == m_pool.consumer_slot()) {
-      m_chunk.groups.clear();
+      m_stock[m_chunk.slot].give(m_chunk.groups);
       return;
     }
     std::lock_guard lock(m_garbage_mutex);
@@ -327,12 +383,14 @@ class PairStream final : public TableView {
     m_chunk.groups.clear();
   }
 
-  void free_garbage(std::size_t slot) {
+  // The chunks of `slot` the writer is done with, into the slot's stock (on the slot's thread).
+  void take_back(std::size_t slot) {
     std::vector<Groups> mine;
     {
       std::lock_guard lock(m_garbage_mutex);
       mine.swap(m_garbage[slot]);
     }
+    for (auto& groups : mine) m_stock[slot].give(groups);
   }
 
   void gather(Group& g) {
@@ -381,7 +439,8 @@ class PairStream final : public TableView {
   std::optional<Locator> m_difference[2], m_divergence[2];  // forward, then the others
   bool m_da_done = false;
   std::mutex m_garbage_mutex;
-  std::vector<std::vector<Groups>> m_garbage;  // per slot: chunks consumed, to be freed by their maker
+  std::vector<std::vector<Groups>> m_garbage;  // per slot: chunks consumed, for their maker to take back
+  std::vector<GroupStock> m_stock;             // per slot: groups to reuse (its thread's only)
   OrderedPool<std::uint32_t, ChunkResult> m_pool;  // last: its threads stop before the rest goes
 };
 

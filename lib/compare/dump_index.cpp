@@ -176,13 +176,16 @@ Result<std::string_view> EntryFetcher::bytes(const EntryExtent& e) {
 
 Result<std::shared_ptr<const EntryRows>> EntryFetcher::fetch(std::uint32_t entry) {
   for (auto it = m_cache.begin(); it != m_cache.end(); ++it)
-    if (it->first == entry) return it->second;
-  auto rows = read(entry);
-  if (!rows) return rows.error();
-  auto shared = std::make_shared<const EntryRows>(std::move(*rows));
-  if (m_cache.size() == k_cached) m_cache.erase(m_cache.begin());
-  m_cache.emplace_back(entry, shared);
-  return shared;
+    if (it->first == entry) return std::shared_ptr<const EntryRows>(it->second);
+  std::shared_ptr<EntryRows> rows;
+  if (m_cache.size() == k_cached) {
+    if (m_cache.front().second.use_count() == 1) rows = std::move(m_cache.front().second);  // (its buffers reused)
+    m_cache.erase(m_cache.begin());
+  }
+  if (!rows) rows = std::make_shared<EntryRows>();
+  if (auto r = read(entry, rows->name, rows->rows); !r) return r.error();
+  m_cache.emplace_back(entry, rows);
+  return std::shared_ptr<const EntryRows>(std::move(rows));
 }
 
 Error EntryFetcher::changed_error(const EntryExtent& e) const {
@@ -191,57 +194,62 @@ Error EntryFetcher::changed_error(const EntryExtent& e) const {
 }
 
 Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
+  EntryRows rows;
+  if (auto r = read(entry, rows.name, rows.rows); !r) return r.error();
+  return rows;
+}
+
+Result<void> EntryFetcher::read(std::uint32_t entry, std::string& name, std::vector<Row>& rows) {
   const EntryExtent& e = m_index.entries[entry];
   auto text = bytes(e);
   if (!text) return text.error();
-  if (pyjson::plain_json_text(*text)) return read_plain(entry, *text);
+  if (pyjson::plain_json_text(*text)) return read_plain(entry, *text, name, rows);
   // The key, colon and value as read in pass 1: made an object of one member again.
   std::string doc;
   doc.reserve(text->size() + 2);
   doc += '{';
   doc += *text;
   doc += '}';
-  EntryRows rows;
+  name.clear();
+  rows.clear();
   {
     const pyjson::TreeArenaScope scope(&m_arena);
     auto value = pyjson::parse_json(doc, short_lived_tree());
     if (value && value->is_object() && value->as_object().size() == 1) {
       auto& member = value->as_object().front();
-      rows.name = member.key;
+      name = member.key;
       bool md5 = false;
-      if (!flatten_entry(rows.name, 0, member.value, rows.rows, md5)) rows.rows.clear();
+      if (!flatten_entry(name, 0, member.value, rows, md5)) rows.clear();
     }
   }
   m_arena.reset();
-  if (rows.name.empty() || rows.rows.size() != m_index.entry_rows(entry))
-    return changed_error(e);
-  return rows;
+  if (name.empty() || rows.size() != m_index.entry_rows(entry)) return changed_error(e);
+  return {};
 }
 
 // `text` ("key": value) is plain: its key has no escapes, and once its digest matches, it is the
 // valid text pass 1 read, whose rows EntryTextRows may read off it (else PlainReader reads it
 // into its reused tree).
-Result<EntryRows> EntryFetcher::read_plain(std::uint32_t entry, std::string_view text) {
+Result<void> EntryFetcher::read_plain(std::uint32_t entry, std::string_view text, std::string& name, std::vector<Row>& rows) {
   const EntryExtent& e = m_index.entries[entry];
   const auto close = text.size() > 1 && text[0] == '"' ? text.find('"', 1) : std::string_view::npos;
   const auto colon = close == std::string_view::npos ? close : text.find(':', close + 1);
   const auto start = colon == std::string_view::npos ? colon : text.find_first_not_of(" \t\r\n", colon + 1);
   if (start == std::string_view::npos) return changed_error(e);
-  EntryRows rows;
-  rows.name = std::string(text.substr(1, close - 1));
-  rows.rows.reserve(m_index.entry_rows(entry));
+  name.assign(text.substr(1, close - 1));
   const std::string_view value = text.substr(start);
-  if (entry_digest(rows.name, value) != e.digest) return changed_error(e);
-  if (m_text.read_rows(rows.name, value, rows.rows)) {
-    if (rows.rows.size() != m_index.entry_rows(entry)) return changed_error(e);
-    return rows;
+  if (entry_digest(name, value) != e.digest) return changed_error(e);
+  rows.reserve(m_index.entry_rows(entry));
+  if (m_text.read_rows(name, value, rows)) {
+    if (rows.size() != m_index.entry_rows(entry)) return changed_error(e);
+    return {};
   }
-  rows.rows.clear();
+  rows.clear();
   auto tree = m_plain.read(value);
   if (!tree) return tree.error();
   bool md5 = false;
-  if (!flatten_entry(rows.name, 0, **tree, rows.rows, md5) || rows.rows.size() != m_index.entry_rows(entry)) return changed_error(e);
-  return rows;
+  if (!flatten_entry(name, 0, **tree, rows, md5) || rows.size() != m_index.entry_rows(entry)) return changed_error(e);
+  return {};
 }
 
 }  // namespace msdump::compare

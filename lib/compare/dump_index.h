@@ -74,10 +74,13 @@ class EntryFetcher {
   Result<std::shared_ptr<const EntryRows>> fetch(std::uint32_t entry);
   // The same, not cached: for entries read once (the NPU side's), whose rows the caller keeps.
   Result<EntryRows> read(std::uint32_t entry);
+  // The same into `name` and `rows`, whose buffers are reused (the Rows `rows` holds are
+  // overwritten in place: EntryTextRows::read_rows); both unspecified after an error.
+  Result<void> read(std::uint32_t entry, std::string& name, std::vector<Row>& rows);
 
  private:
   Result<std::string_view> bytes(const EntryExtent& e);
-  Result<EntryRows> read_plain(std::uint32_t entry, std::string_view text);
+  Result<void> read_plain(std::uint32_t entry, std::string_view text, std::string& name, std::vector<Row>& rows);
   Error changed_error(const EntryExtent& e) const;
   const ByteSource& m_src;
   const DumpIndex& m_index;
@@ -87,7 +90,8 @@ class EntryFetcher {
   EntryTextRows m_text;         // plain entries: rows read from the text
   pyjson::PlainReader m_plain;  // what m_text declines: one tree, reused
   static constexpr std::size_t k_cached = 8;
-  std::vector<std::pair<std::uint32_t, std::shared_ptr<const EntryRows>>> m_cache;  // most recent last
+  // Most recent last; an entry pushed out whose rows no caller holds any more is read into again.
+  std::vector<std::pair<std::uint32_t, std::shared_ptr<EntryRows>>> m_cache;
 };
 
 }  // namespace msdump::compare

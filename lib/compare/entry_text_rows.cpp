@@ -56,21 +56,25 @@ bool md5_in_entry_value(const char* p, const char* end) {
   return found;
 }
 
-Row& new_row(std::vector<Row>& out, std::string_view name, RowState state) {
-  Row& r = out.emplace_back();
-  r.name.assign(name);
-  r.state = state;
-  r.requires_grad = k_na;
-  r.data_name = "-1";
-  return r;
-}
-
 // Where a value sits for flatten's md5 rule (an md5 member of a dict directly in one of the
 // entry's lists, or of one of its dicts): the entry itself, a value of its members, an item of
 // such a list, elsewhere.
 constexpr int k_md5_none = 0, k_md5_item = 1, k_md5_member = 2, k_md5_entry = 3;
 
 }  // namespace
+
+// The next row of read_rows' output: a Row already there is reset (its strings keep their
+// buffers: assigning a default Row copies empty short strings into them), else one is added.
+Row& EntryTextRows::new_row(std::string_view name, RowState state) {
+  std::vector<Row>& out = *m_full;
+  Row& r = m_full_rows < out.size() ? (out[m_full_rows] = Row{}) : out.emplace_back();
+  ++m_full_rows;
+  r.name.assign(name);
+  r.state = state;
+  r.requires_grad = k_na;
+  r.data_name = "-1";
+  return r;
+}
 
 void EntryTextRows::add_row(std::string_view name, std::string_view dtype, std::uint8_t kinds, RowState state) {
   TextRow r;
@@ -88,7 +92,7 @@ void EntryTextRows::null_row(RowState state) {
     add_row(m_path, k_none, all_four(k_stat_other), state);
     return;
   }
-  Row& r = new_row(*m_full, m_path, state);
+  Row& r = new_row(m_path, state);
   r.dtype = k_none;
   r.shape = k_none;
   for (auto& c : r.stats) c = Cell::text(std::string(k_none));
@@ -185,7 +189,7 @@ bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view p
 // flatten's Walker::leaf with FlattenDetail::full (the name, requires_grad, dtype and shape checked
 // by leaf; `tensor`: the descriptor has a dtype).
 bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, bool tensor, RowState state) {
-  Row& r = new_row(*m_full, name, state);
+  Row& r = new_row(name, state);
   if (f.data_name.is_string() && f.data_name.end - f.data_name.begin > 2) r.data_name = f.data_name.string();
   if (f.requires_grad.present() && !f.requires_grad.is_null()) r.requires_grad = f.requires_grad.first() == 't' ? "True" : "False";
   for (int i = 0; i < 4; ++i)
@@ -265,8 +269,7 @@ bool EntryTextRows::read_containers(std::string_view name, const char* entry) {
     std::uint32_t begin = 0, end = 0;
     bool present = false;
   };
-  const auto row_count = [this] { return static_cast<std::uint32_t>(m_full != nullptr ? m_full->size() : m_rows.size()); };
-  const std::uint32_t first_row = row_count();  // (read_rows appends)
+  const auto row_count = [this] { return static_cast<std::uint32_t>(m_full != nullptr ? m_full_rows : m_rows.size()); };
   std::array<Segment, k_count> segments{};
   bool in_order = true;  // each container after the one before, none twice
   int last = -1;
@@ -291,12 +294,12 @@ bool EntryTextRows::read_containers(std::string_view name, const char* entry) {
   if (in_order) return true;
   if (m_full != nullptr) {
     std::vector<Row> ordered;
-    ordered.reserve(m_full->size());
-    ordered.insert(ordered.end(), std::make_move_iterator(m_full->begin()), std::make_move_iterator(m_full->begin() + first_row));
+    ordered.reserve(m_full_rows);
     for (const auto& s : segments)
       if (s.present)
         ordered.insert(ordered.end(), std::make_move_iterator(m_full->begin() + s.begin), std::make_move_iterator(m_full->begin() + s.end));
-    m_full->swap(ordered);
+    std::move(ordered.begin(), ordered.end(), m_full->begin());
+    m_full_rows = ordered.size();  // (a container given twice: its first rows are dropped)
     return true;
   }
   m_reordered.clear();
@@ -317,8 +320,10 @@ bool EntryTextRows::read(std::string_view name, std::string_view value, bool& ha
 
 bool EntryTextRows::read_rows(std::string_view name, std::string_view value, std::vector<Row>& out) {
   m_full = &out;
+  m_full_rows = 0;
   const bool ok = read_entry(name, value);
   m_full = nullptr;
+  if (ok) out.resize(m_full_rows);
   return ok;
 }
 

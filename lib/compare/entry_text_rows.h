@@ -40,10 +40,11 @@ class EntryTextRows {
   // when the reader declines (see above); rows() and names() are then unspecified. Sets
   // `has_md5` as flatten_entry does.
   bool read(std::string_view name, std::string_view value, bool& has_md5);
-  // Pass 2: appends the entry's whole rows (FlattenDetail::full, Row::entry 0) to `out`. It
-  // also declines a statistic that is a dict or an integer of more than 18 digits, a number
-  // that overflows a double, and a value or md5 whose str() is a dict's; `out` then
-  // holds whatever was appended.
+  // Pass 2: makes `out` the entry's whole rows (FlattenDetail::full, Row::entry 0). The Rows
+  // `out` holds are overwritten in place, so that their strings keep their buffers from entry to
+  // entry. It also declines a statistic that is a dict or an integer of more than 18 digits, a
+  // number that overflows a double, and a value or md5 whose str() is a dict's; `out` is then
+  // unspecified.
   bool read_rows(std::string_view name, std::string_view value, std::vector<Row>& out);
 
   const std::vector<TextRow>& rows() const { return m_rows; }
@@ -59,10 +60,12 @@ class EntryTextRows {
   bool full_leaf(const entry_text::Fields& f, std::string_view name, bool tensor, RowState state);
   void null_row(RowState state);
   void add_row(std::string_view name, std::string_view dtype, std::uint8_t kinds, RowState state);
+  Row& new_row(std::string_view name, RowState state);
 
   const char* m_end = nullptr;
   bool m_md5 = false;   // an md5 member where flatten's rule looks
   std::vector<Row>* m_full = nullptr;  // read_rows' output (pass 2), else pass 1's rows
+  std::size_t m_full_rows = 0;         // the rows of *m_full made so far (the rest: to overwrite)
   std::string m_path;   // the row name so far
   std::string m_names;  // every row's name, one after the other
   std::vector<TextRow> m_rows;

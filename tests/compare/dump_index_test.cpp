@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "core/byte_source.h"
+#include "test_util.h"
 
 using namespace msdump;
 using namespace msdump::compare;
@@ -101,6 +102,51 @@ TEST_SUITE("msdump::compare") {
       CHECK(rows->rows[0].stats[0] == whole->rows[e].stats[0]);
     }
     CHECK(whole->rows[0].data_name == "Torch.add.0.forward.input.0.pt");
+  }
+
+  TEST_CASE("dump index: rows read again into reused buffers are the rows of a fresh read") {
+    // A real dump (many entries of different shapes): every entry read into one reused name and
+    // row vector, and fetched in an order that pushes cached entries out while one is still held
+    // (its buffers must not be reused) and reads others into pushed-out ones.
+    const std::string text = msdump::testing::slurp(msdump::testing::testdata("compare/cnn_2rank/L1_statistics/npu/step0/rank0/dump.json"));
+    MemorySource src(as_bytes(text), "dump.json");
+    const DumpIndex index = index_of(text);
+    auto whole = read_dump_rows(src, "dump.json");
+    REQUIRE(whole);
+    const auto entries = static_cast<std::uint32_t>(index.entries.size());
+    REQUIRE(entries > 20);
+    const auto check_entry = [&](std::uint32_t e, const std::string& name, const std::vector<Row>& rows) {
+      INFO("entry " << e);
+      CHECK(name == whole->entries[e]);
+      REQUIRE(rows.size() == index.entry_rows(e));
+      for (std::size_t k = 0; k < rows.size(); ++k) {
+        const Row& want = whole->rows[index.entries[e].first_row + k];
+        CHECK(rows[k].name == want.name);
+        CHECK(rows[k].dtype == want.dtype);
+        CHECK(rows[k].shape == want.shape);
+        CHECK(rows[k].requires_grad == want.requires_grad);
+        CHECK(rows[k].md5 == want.md5);
+        CHECK(rows[k].data_name == want.data_name);
+        CHECK(rows[k].tensor == want.tensor);
+        for (std::size_t i = 0; i < 4; ++i) CHECK(rows[k].stats[i].str() == want.stats[i].str());
+      }
+    };
+    EntryFetcher fetch(src, index);
+    std::string name;
+    std::vector<Row> rows;
+    for (std::uint32_t e = 0; e < entries; ++e) {
+      REQUIRE(fetch.read(e, name, rows));
+      check_entry(e, name, rows);
+    }
+    auto held = fetch.fetch(0);
+    REQUIRE(held);
+    for (std::uint32_t round = 0; round < 2; ++round)
+      for (std::uint32_t e = entries; e-- > 0;) {
+        auto f = fetch.fetch(e);
+        REQUIRE(f);
+        check_entry(e, (*f)->name, (*f)->rows);
+      }
+    check_entry(0, (*held)->name, (*held)->rows);
   }
 
   TEST_CASE("dump index: a plain entry changed in place (same rows) is caught by its digest") {
