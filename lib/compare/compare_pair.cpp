@@ -300,7 +300,14 @@ class PairStream final : public TableView {
         m_result(result),
         m_chunks(chunks_of(in.npu.index)),
         m_sequential(threads <= 1),
-        m_pool({.workers = static_cast<std::size_t>(std::max(1, threads) - 1), .capacity = 4 * static_cast<std::size_t>(std::max(1, threads))},
+        // threads - 1 workers and the consumer (the writer's thread) run the chunks: as many as
+        // `threads`. The producer only hands out chunk numbers: were it to run chunks too when
+        // the pool is full, one thread more than the cores would compute, and the newest chunks,
+        // the ones the writer needs last, would wait in memory (docs/performance.md "Compare: two
+        // passes, a pairing index, chunks freed where they were made").
+        m_pool({.workers = static_cast<std::size_t>(std::max(1, threads) - 1),
+                .capacity = 4 * static_cast<std::size_t>(std::max(1, threads)),
+                .producer_helps = false},
                [this](std::uint32_t& chunk, std::size_t slot) {
                  take_back(slot);
                  return ChunkResult{slot, compare_chunk(m_in, m_chunks[chunk], *m_npu_fetch[slot], *m_bench_fetch[slot], m_stock[slot])};
