@@ -122,7 +122,10 @@ Result<EntryPassTotals> write_capture_entries(const std::vector<const EntryOrder
   const auto started = std::chrono::steady_clock::now();
   const Pass pass{entries, source, trace_path, rules};
   const std::size_t n_batches = (entries.size() + k_batch_entries - 1) / k_batch_entries;
-  const OrderedPoolOptions options{.workers = threads, .capacity = 2 * threads + 2};  // batches in flight: bounds memory
+  // threads - 1 workers: the caller's thread runs batches too while the one it writes next is
+  // not done, so `threads` threads convert (one worker per core besides it oversubscribed the
+  // cores: docs/performance.md "Convert: two passes, pass 2 text to text").
+  const OrderedPoolOptions options{.workers = threads > 1 ? threads - 1 : 0, .capacity = 2 * threads + 2};  // batches in flight: bounds memory
   // One Worker per pool slot (each slot is one thread's), made when the slot first runs a batch.
   std::vector<std::unique_ptr<Worker>> workers(options.workers + 2);
   SpareSlots spares;

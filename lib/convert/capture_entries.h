@@ -26,8 +26,9 @@ struct EntryPassTotals {
   std::optional<Error> format_error;  // the JSON writer's verdict on an entry (invalid UTF-8)
 };
 
-// Writes `entries` (of the trace `source`, named `trace_path`) to `writer` on `threads`
-// worker threads; each thread converts leaves with a LeafConverter made from `leaves`.
+// Writes `entries` (of the trace `source`, named `trace_path`) to `writer`, converting them on
+// `threads` threads: threads - 1 workers and the caller's, which also writes; each thread
+// converts leaves with a LeafConverter made from `leaves`.
 // Fails on the first batch that fails (nothing after it is written).
 Result<EntryPassTotals> write_capture_entries(const std::vector<const EntryOrder::Entry*>& entries,
                                               const ByteSource& source, const std::string& trace_path,
