@@ -304,7 +304,7 @@ class PairStream final : public TableView {
         // `threads`. The producer only hands out chunk numbers: were it to run chunks too when
         // the pool is full, one thread more than the cores would compute, and the newest chunks,
         // the ones the writer needs last, would wait in memory (docs/performance.md "Compare: two
-        // passes, a pairing index, chunks freed where they were made").
+        // passes, a pairing index, chunks reused where they were made").
         m_pool({.workers = static_cast<std::size_t>(std::max(1, threads) - 1),
                 .capacity = 4 * static_cast<std::size_t>(std::max(1, threads)),
                 .producer_helps = false},

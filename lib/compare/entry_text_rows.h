@@ -3,7 +3,7 @@
 // for pass 1 the names, dtypes and statistic cell types flatten_entry(...,
 // FlattenDetail::names_and_dtypes) gives, kept per row with nothing allocated once the buffers
 // have grown; for pass 2 the whole rows flatten_entry gives (docs/performance.md "Compare: two
-// passes, a pairing index, chunks freed where they were made").
+// passes, a pairing index, chunks reused where they were made").
 //
 // The text must be valid JSON in the plain form (pyjson/plain_scanner.h: pass 1 checks it with
 // PlainScanner, pass 2 reads text whose digest pass 1 took). The reader covers what dumps hold;
