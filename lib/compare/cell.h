@@ -19,6 +19,14 @@ class Cell {
   // A text cell that holds `s` in the cell itself when it fits, without an allocation: for the
   // short texts made per row (statistics differences, "N/A").
   static Cell short_text(std::string_view s);
+  // The same for a text that holds no byte a CSV field quotes (, " LF CR) and no ';', and that
+  // starts with a digit, a letter or a '-' followed by a digit or "inf" (a number's str(), "N/A",
+  // "Diff"): a writer may copy it as it is (is_plain_text).
+  static Cell plain_text(std::string_view s) {
+    Cell c = short_text(s);
+    c.m_plain = true;
+    return c;
+  }
   // A text cell that borrows `s` instead of owning a copy: for a row's cells handed to a writer,
   // which uses them before the text they view goes away.
   static Cell view(std::string_view s) { Cell c; c.m_view = s; c.m_borrowed = true; return c; }
@@ -43,6 +51,7 @@ class Cell {
     return m_text;
   }
   bool is_big_integer() const { return m_big; }
+  bool is_plain_text() const { return m_plain; }
   std::int64_t as_int() const { return m_int; }
   double as_float() const { return m_float; }
   bool as_bool() const { return m_bool; }
@@ -63,6 +72,7 @@ class Cell {
   bool m_big = false;
   bool m_bool = false;
   bool m_borrowed = false;  // the text is m_view, not m_text
+  bool m_plain = false;     // made by plain_text
   std::uint8_t m_kept_size = 0;  // a kept float's str() or a short text is m_kept[0, m_kept_size)
   std::int64_t m_int = 0;
   double m_float = 0.0;

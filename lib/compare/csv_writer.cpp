@@ -101,7 +101,8 @@ class CsvText {
 void CsvText::field(const Cell& c) {
   switch (c.kind()) {
     case Cell::Kind::text:
-      text_field(c.as_text());
+      if (c.is_plain_text()) put(c.as_text());  // (nothing to quote, no formula: cell.h)
+      else text_field(c.as_text());
       return;
     case Cell::Kind::integer:
       if (c.is_big_integer()) {

@@ -155,13 +155,15 @@ Rule rule_for(StatClass n, StatClass b) {
   return Rule::na;  // inf vs inf (or -inf vs -inf) spelled differently: msprobe has no rule
 }
 
-Cell text_cell(std::string_view s) { return Cell::short_text(s); }
+// (Every text stats_diff gives is a plain one: "0", "N/A", "Diff", "nan", "inf", "-inf", a
+// float's str() with or without '%'.)
+Cell text_cell(std::string_view s) { return Cell::plain_text(s); }
 
 // str(x) followed by `suffix`, as a text cell (short: held in the cell).
 Cell float_text_cell(double x, std::string_view suffix = {}) {
   char buf[pyjson::k_max_python_float_chars + 8];
   char* end = std::copy(suffix.begin(), suffix.end(), format_float_str(buf, x));
-  return Cell::short_text({buf, static_cast<std::size_t>(end - buf)});
+  return Cell::plain_text({buf, static_cast<std::size_t>(end - buf)});
 }
 
 }  // namespace

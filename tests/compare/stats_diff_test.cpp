@@ -4,8 +4,12 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
 #include <utility>
+#include <vector>
+
+#include "compare/formula_risk.h"
 
 using namespace msdump;
 using namespace msdump::compare;
@@ -198,6 +202,28 @@ TEST_SUITE("msdump::compare") {
       joined += std::string(c.as_text()) + ";";
     }
     CHECK(joined == "1.0;0;Nan;inf;50.0%;0;Nan;inf;");
+  }
+
+  TEST_CASE("stats diff: every cell is a plain text, which a CSV writer may copy as it is") {
+    // What Cell::plain_text promises: nothing a CSV field quotes, no ';', no formula-like start.
+    std::vector<Cell> cells = {t("N/A"), t("None"), t("cpu"), t("Nan"), t("inf"), t("-inf"), t("-Infinity"), t("True"), b(true),
+                               i(0), i(-3), i(1234567), f(0.0), f(-0.0), f(k_inf), f(-k_inf), f(std::nan(""))};
+    std::mt19937_64 rng(20261203);
+    for (int k = 0; k < 400; ++k) {
+      const double v = std::ldexp(static_cast<double>(rng() % 1000000) - 500000.0, static_cast<int>(rng() % 200) - 100);
+      cells.push_back(k % 2 ? f(v) : Cell::floating_kept(v));
+    }
+    int checked = 0;
+    for (const Cell& n : cells)
+      for (const Cell& bc : cells)
+        for (const Cell& c : {stat_diff(n, bc).first, stat_diff(n, bc).second}) {
+          const std::string_view s = c.as_text();
+          if (!c.is_plain_text() || s.find_first_of(",\"\n\r;") != std::string_view::npos || formula_risk(s))
+            FAIL_CHECK(s << " (from " << n.str() << " and " << bc.str() << ")");
+          ++checked;
+        }
+    for (const Cell& c : stats_diff(Row{}, nullptr)) CHECK(c.is_plain_text());
+    CHECK(checked > 300000);
   }
 
   TEST_CASE("stats diff: a row without bench partner gets N/A in all eight cells") {
