@@ -41,6 +41,9 @@ TEST_SUITE("msdump::compare") {
     CHECK(python_json_str_list({"\u00e9\U0001F600\x7f\x01\"\\\n\b\f\r\t"}) ==
           "[\"\\u00e9\\ud83d\\ude00\\u007f\\u0001\\\"\\\\\\n\\b\\f\\r\\t\"]");
     CHECK(python_json_str_list({"\x80"}) == "[\"\\udc80\"]");
+    // runs of bytes shown as they are, between escapes
+    CHECK(python_json_str_list({"say \"hi\" \\ now\u00e9 end", "~ \x7f ~"}) ==
+          "[\"say \\\"hi\\\" \\\\ now\\u00e9 end\", \"~ \\u007f ~\"]");
   }
   TEST_CASE("the NPU_Stack_Info cell is the list repr of the stack frames") {
     // A frame as msprobe's stack.json holds it (a real newline) and the cell of the sample
