@@ -27,7 +27,8 @@ is not needed) with msdump's ratio against them, for information. The output dir
 emptied before each run (outside the timing).
 
 --msprobe DIR (msprobe's python/ directory, a checkout of github.com/Ascend/msprobe; its compare
-needs Debian's python3-pandas, -openpyxl, -tqdm and -yaml) adds msprobe's own compare to every
+needs Debian's python3-pandas, -openpyxl, -tqdm and -yaml, and its current HEAD also imports
+python3-psutil and python3-torch) adds msprobe's own compare to every
 round (not to the warm-up), run through the driver in testdata/gen/gen_compare_pairs.py
 (stand-ins for the modules msprobe imports but does not use), and reports its median time and
 peak RSS from this run instead of the figures measured elsewhere; after the rounds it checks that
