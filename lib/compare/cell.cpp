@@ -45,10 +45,27 @@ Cell Cell::short_text(std::string_view s) {
 }
 
 Cell Cell::floating_kept(double v) {
-  static_assert(sizeof(m_kept) >= pyjson::k_max_python_float_chars);
-  Cell c = floating(v);
-  if (std::isfinite(v)) c.m_kept_size = static_cast<std::uint8_t>(pyjson::format_python_float(c.m_kept, v) - c.m_kept);
+  Cell c;
+  c.set_floating_kept(v);
   return c;
+}
+
+void Cell::clear() {
+  m_kind = Kind::text;
+  m_big = m_bool = m_borrowed = m_plain = false;
+  m_kept_size = 0;
+  m_int = 0;
+  m_float = 0.0;
+  m_text.clear();
+  m_view = {};
+}
+
+void Cell::set_floating_kept(double v) {
+  static_assert(sizeof(m_kept) >= pyjson::k_max_python_float_chars);
+  clear();
+  m_kind = Kind::floating;
+  m_float = v;
+  if (std::isfinite(v)) m_kept_size = static_cast<std::uint8_t>(pyjson::format_python_float(m_kept, v) - m_kept);
 }
 
 std::string Cell::str() const {

@@ -39,6 +39,10 @@ class Cell {
   // A float cell that keeps its str() text, made once here, for cells read more than once (a
   // row's statistics: compared, then written).
   static Cell floating_kept(double v);
+  // In place, for cells reused row after row: this cell becomes floating_kept(v), or the empty
+  // text, keeping its text buffer (no temporary cell made and moved in).
+  void set_floating_kept(double v);
+  void clear();
   static Cell boolean(bool v) { Cell c; c.m_kind = Kind::boolean; c.m_bool = v; return c; }
 
   Kind kind() const { return m_kind; }

@@ -275,7 +275,28 @@ void last_two_components(std::string_view name, std::string_view& last, std::str
   second_last = dot2 == std::string_view::npos ? head : head.substr(dot2 + 1);
 }
 
+void Row::reset() {
+  name.clear();
+  entry = 0;
+  state = RowState::input;
+  dtype.clear();
+  shape.clear();
+  requires_grad.clear();
+  for (Cell& c : stats) c.clear();
+  md5.clear();
+  data_name.clear();
+  tensor = false;
+}
+
 bool has_component(std::string_view name, std::string_view component) {
+  if (!component.empty() && component.find('.') == std::string_view::npos) {
+    // where `component` occurs, between dots or the ends (a search, not a split)
+    for (auto at = name.find(component); at != std::string_view::npos; at = name.find(component, at + 1)) {
+      const std::size_t after = at + component.size();
+      if ((at == 0 || name[at - 1] == '.') && (after == name.size() || name[after] == '.')) return true;
+    }
+    return false;
+  }
   std::size_t start = 0;
   for (;;) {
     const auto dot = name.find('.', start);

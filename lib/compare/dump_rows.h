@@ -42,6 +42,9 @@ struct Row {
   std::string md5;              // the md5 cell ("N/A" for null rows)
   std::string data_name;        // the leaf's data_name, "-1" when it has none
   bool tensor = false;          // the leaf is a tensor descriptor
+
+  // Back to a default Row, keeping the strings' buffers (for rows reused entry after entry).
+  void reset();
 };
 
 struct DumpRows {

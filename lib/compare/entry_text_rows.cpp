@@ -64,10 +64,12 @@ constexpr int k_md5_none = 0, k_md5_item = 1, k_md5_member = 2, k_md5_entry = 3;
 }  // namespace
 
 // The next row of read_rows' output: a Row already there is reset (its strings keep their
-// buffers: assigning a default Row copies empty short strings into them), else one is added.
+// buffers), else one is added.
 Row& EntryTextRows::new_row(std::string_view name, RowState state) {
   std::vector<Row>& out = *m_full;
-  Row& r = m_full_rows < out.size() ? (out[m_full_rows] = Row{}) : out.emplace_back();
+  const bool reused = m_full_rows < out.size();
+  Row& r = reused ? out[m_full_rows] : out.emplace_back();
+  if (reused) r.reset();
   ++m_full_rows;
   r.name.assign(name);
   r.state = state;

@@ -41,6 +41,30 @@ bool float_token(ValueText v, double& out) {
   return ec == std::errc{} && ptr == v.end;  // (an overflow or underflow: left to the tree)
 }
 
+// Python's str() of an array whose items are all integers (a shape: "[2, 3, 8]"), appended to
+// `out`; false, `out` as it was, at the first item that is not an integer.
+bool append_int_list(const char* p, const char* end, std::string& out) {
+  const std::size_t size = out.size();
+  out += '[';
+  p = pyjson::skip_plain_ws(p + 1, end);
+  for (bool first = true; *p != ']'; first = false) {
+    if (!first) p = pyjson::skip_plain_ws(p + 1, end);  // past ','
+    const char* const token = p;
+    const char* const digits = p + (*p == '-' ? 1 : 0);
+    p = pyjson::skip_digits(digits, end);
+    if (p == digits || p == end || *p == '.' || *p == 'e' || *p == 'E') {
+      out.resize(size);
+      return false;
+    }
+    if (!first) out += ", ";
+    const std::string_view text(token, static_cast<std::size_t>(p - token));
+    out += text == "-0" ? "0" : text;  // (as for a lone integer below)
+    p = pyjson::skip_plain_ws(p, end);
+  }
+  out += ']';
+  return true;
+}
+
 // Python's str() of the value, appended to `out` (not for dicts).
 bool append_python_str(ValueText v, const char* end, std::string& out) {
   switch (v.first()) {
@@ -50,6 +74,7 @@ bool append_python_str(ValueText v, const char* end, std::string& out) {
     case '"': out += v.string(); return true;
     case '{': return false;
     case '[': {
+      if (append_int_list(v.begin, end, out)) return true;
       out += '[';
       bool first = true;
       const char* e = each_item(v.begin, end, [&](std::size_t, const char* p) -> const char* {
@@ -137,7 +162,7 @@ bool stat_cell_of(ValueText v, const char* end, Cell& out) {
   }
   double d = 0;
   if (!float_token(v, d)) return false;
-  out = Cell::floating_kept(d);
+  out.set_floating_kept(d);
   return true;
 }
 

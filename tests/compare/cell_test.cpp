@@ -50,6 +50,27 @@ TEST_SUITE("msdump::compare") {
     CHECK(Cell::view_of(owned).as_text().data() == owned.as_text().data());
     CHECK(Cell::view_of(Cell::integer(7)) == Cell::integer(7));
   }
+  TEST_CASE("a cell set in place is the cell made anew, whatever it held before") {
+    const double inf = std::numeric_limits<double>::infinity();
+    std::string shown = "viewed";
+    for (const Cell& before : {Cell::text("a text longer than the small-string buffer"), Cell::plain_text("12.5%"),
+                               Cell::view(shown), Cell::integer(-3), Cell::big_integer("123456789012345678901234567890"),
+                               Cell::floating_kept(0.25), Cell::boolean(true)}) {
+      for (double v : {1.0, -0.0, 2.6616761684417725, inf, std::nan("")}) {
+        Cell c = before;
+        c.set_floating_kept(v);
+        CHECK(c == Cell::floating_kept(v));
+        CHECK(c.kept_str() == Cell::floating_kept(v).kept_str());
+        CHECK(!c.is_plain_text());
+        CHECK(!c.is_big_integer());
+      }
+      Cell c = before;
+      c.clear();
+      CHECK(c == Cell());
+      CHECK(c.as_text().empty());
+      CHECK(!c.is_plain_text());
+    }
+  }
   TEST_CASE("Cell::to_double") {
     CHECK(Cell::integer(-3).to_double() == -3.0);
     CHECK(Cell::floating(0.25).to_double() == 0.25);

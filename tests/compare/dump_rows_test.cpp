@@ -39,6 +39,37 @@ TEST_SUITE("msdump::compare") {
     CHECK(entry_kind("Module.fc.Linear.parameters_grad.1") == EntryKind::parameters_grad);
     CHECK(entry_kind("Functional.linear.2") == EntryKind::other);
   }
+  TEST_CASE("dump rows: has_component matches whole dotted components only") {
+    CHECK(has_component("Module.fc.Linear.parameters_grad", "parameters_grad"));
+    CHECK(has_component("parameters_grad.x", "parameters_grad"));
+    CHECK(has_component("a.parameters_grad.1", "parameters_grad"));
+    CHECK(!has_component("a.parameters_grads.1", "parameters_grad"));
+    CHECK(!has_component("a.xparameters_grad", "parameters_grad"));
+    CHECK(has_component("a.xparameters_grad.parameters_grad", "parameters_grad"));  // (a later occurrence)
+    CHECK(!has_component("", "parameters_grad"));
+    CHECK(has_component("a..b", ""));
+    CHECK(!has_component("a.b", ""));
+    CHECK(!has_component("a.b.c", "b.c"));  // (no component holds a dot)
+  }
+  TEST_CASE("dump rows: a reset Row is a default Row") {
+    auto rows = flatten("Functional.linear.0.forward", std::string(R"({"input_args": [)") + k_tensor + "]}");
+    REQUIRE(rows.size() == 1);
+    Row r = rows[0];
+    r.md5 = "abc";
+    r.data_name = "x.pt";
+    r.reset();
+    const Row fresh;
+    CHECK(r.name == fresh.name);
+    CHECK(r.entry == fresh.entry);
+    CHECK(r.state == fresh.state);
+    CHECK(r.dtype == fresh.dtype);
+    CHECK(r.shape == fresh.shape);
+    CHECK(r.requires_grad == fresh.requires_grad);
+    for (std::size_t i = 0; i < 4; ++i) CHECK(r.stats[i] == fresh.stats[i]);
+    CHECK(r.md5 == fresh.md5);
+    CHECK(r.data_name == fresh.data_name);
+    CHECK(r.tensor == fresh.tensor);
+  }
 
   TEST_CASE("dump rows: inputs and kwargs, then parameters, then outputs; lists indexed, dicts by key") {
     const std::string entry = std::string(R"({"input_args": [)") + k_tensor + R"(, [{"type": "int", "value": 1}, null]],

@@ -61,6 +61,16 @@ TEST_CASE("python_str_of gives Python's str() of the value json.load reads") {
   CHECK(str_of("-Infinity") == "-inf");
   CHECK(str_of("NaN") == "nan");
   CHECK(str_of("[\n  2,\n  3\n ]") == "[2, 3]");
+  // integer lists (shapes) take a shorter way, which gives way at the first other item
+  CHECK(str_of("[]") == "[]");
+  CHECK(str_of("[ ]") == "[]");
+  CHECK(str_of("[-0, 0, -12, 123456789012345678901234]") == "[0, 0, -12, 123456789012345678901234]");
+  CHECK(str_of("[2, 3.0]") == "[2, 3.0]");
+  CHECK(str_of("[2, 1e3]") == "[2, 1000.0]");
+  CHECK(str_of("[2, -Infinity]") == "[2, -inf]");
+  CHECK(str_of("[2, NaN, 3]") == "[2, nan, 3]");
+  CHECK(str_of("[7, \"a\"]") == "[7, 'a']");
+  CHECK(str_of("[1, [2]]") == "[1, [2]]");
   CHECK(str_of("[1, \"a\", [2.5, null, true], []]") == "[1, 'a', [2.5, None, True], []]");
   CHECK(str_of("{\"a\": 1}") == "(declined)");
   CHECK(str_of("[{\"a\": 1}]") == "(declined)");
