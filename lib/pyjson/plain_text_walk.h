@@ -62,9 +62,15 @@ const char* each_member(const char* p, const char* end, F&& f) {
   for (;;) {
     const char* q = skip_plain_ascii(p + 1, end);
     const std::string_view key(p + 1, static_cast<std::size_t>(q - p - 1));
-    p = skip_plain_ws(skip_plain_ws(q + 1, end) + 1, end);  // past ':'
+    // past ':' (json.dump's ": " at once; valid text has a value after it, so q[3] is there)
+    if (q[1] == ':' && q[2] == ' ' && static_cast<unsigned char>(q[3]) > ' ') p = q + 3;
+    else p = skip_plain_ws(skip_plain_ws(q + 1, end) + 1, end);
     p = f(key, p);
     if (p == nullptr) return nullptr;
+    if (p != end && *p == ',') {  // (json.dump's separator)
+      p = skip_plain_ws(p + 1, end);
+      continue;
+    }
     p = skip_plain_ws(p, end);
     if (p == end) return end;
     if (*p == '}') return p + 1;
@@ -80,6 +86,10 @@ const char* each_item(const char* p, const char* end, F&& f) {
   for (std::size_t i = 0;; ++i) {
     p = f(i, p);
     if (p == nullptr) return nullptr;
+    if (p != end && *p == ',') {
+      p = skip_plain_ws(p + 1, end);
+      continue;
+    }
     p = skip_plain_ws(p, end);
     if (p == end) return end;
     if (*p == ']') return p + 1;
