@@ -57,13 +57,13 @@ std::string preview(std::string_view s) {
 }  // namespace
 
 JsonWriter::JsonWriter(std::string& out, std::size_t chunk_bytes)
-    : m_out(&out), m_buffer(std::make_unique<char[]>(std::max<std::size_t>(chunk_bytes, 64))) {
+    : m_out(&out), m_buffer(std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(chunk_bytes, 64))) {
   m_pos = m_buffer.get();
   m_end = m_pos + std::max<std::size_t>(chunk_bytes, 64);
 }
 
 JsonWriter::JsonWriter(Sink sink, std::size_t chunk_bytes)
-    : m_sink(std::move(sink)), m_buffer(std::make_unique<char[]>(std::max<std::size_t>(chunk_bytes, 64))) {
+    : m_sink(std::move(sink)), m_buffer(std::make_unique_for_overwrite<char[]>(std::max<std::size_t>(chunk_bytes, 64))) {
   m_pos = m_buffer.get();
   m_end = m_pos + std::max<std::size_t>(chunk_bytes, 64);
 }
@@ -83,7 +83,7 @@ void JsonWriter::spill(std::size_t need) {
   flush();
   const auto capacity = static_cast<std::size_t>(m_end - m_buffer.get());
   if (need > capacity) {  // only for pieces bigger than the whole buffer (deep indentation)
-    m_buffer = std::make_unique<char[]>(need);
+    m_buffer = std::make_unique_for_overwrite<char[]>(need);
     m_pos = m_buffer.get();
     m_end = m_pos + need;
   }

@@ -15,7 +15,7 @@ SourceWindow::SourceWindow(const ByteSource& source, std::size_t buffer_bytes) :
   }
   // Never allocate more than the file needs (small stack.json files, tests).
   m_capacity = static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::size_t>(buffer_bytes, 16), source.size()));
-  m_buffer = std::make_unique<char[]>(m_capacity);
+  m_buffer = std::make_unique_for_overwrite<char[]>(m_capacity);
   m_data = m_buffer.get();
 }
 
@@ -26,7 +26,7 @@ Result<void> SourceWindow::advance(std::size_t keep) {
     // The unit being parsed fills most of the buffer: grow, so that every retry of it gets at
     // least twice the bytes of the previous attempt.
     const std::size_t capacity = static_cast<std::size_t>(std::min<std::uint64_t>(m_capacity * 2, m_source.size()));
-    auto bigger = std::make_unique<char[]>(capacity);
+    auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
     std::memcpy(bigger.get(), m_buffer.get() + keep, kept);
     m_buffer = std::move(bigger);
     m_capacity = capacity;
