@@ -44,7 +44,7 @@ struct Row {
   bool tensor = false;          // the leaf is a tensor descriptor
 
   // Back to a default Row, keeping the strings' buffers (for rows reused entry after entry).
-  // A member added to Row is reset there too (dump_rows_test checks each one).
+  // A member added to Row is reset there too (and checked in tests/compare/row_test_checks.h).
   void reset();
 };
 

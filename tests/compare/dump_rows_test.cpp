@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "compare/row_test_checks.h"
 #include "core/byte_source.h"
 #include "pyjson/json_reader.h"
 
@@ -58,17 +59,7 @@ TEST_SUITE("msdump::compare") {
     r.md5 = "abc";
     r.data_name = "x.pt";
     r.reset();
-    const Row fresh;
-    CHECK(r.name == fresh.name);
-    CHECK(r.entry == fresh.entry);
-    CHECK(r.state == fresh.state);
-    CHECK(r.dtype == fresh.dtype);
-    CHECK(r.shape == fresh.shape);
-    CHECK(r.requires_grad == fresh.requires_grad);
-    for (std::size_t i = 0; i < 4; ++i) CHECK(r.stats[i] == fresh.stats[i]);
-    CHECK(r.md5 == fresh.md5);
-    CHECK(r.data_name == fresh.data_name);
-    CHECK(r.tensor == fresh.tensor);
+    compare::testing::check_same_row(r, Row{});
   }
 
   TEST_CASE("dump rows: inputs and kwargs, then parameters, then outputs; lists indexed, dicts by key") {

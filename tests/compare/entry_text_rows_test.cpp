@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include "compare/row_test_checks.h"
 #include "compare/unmatched_stats.h"
 #include "core/byte_source.h"
 #include "pyjson/dump_json_stream.h"
@@ -14,26 +15,11 @@
 
 using namespace msdump;
 using namespace msdump::compare;
+using compare::testing::check_same_row;
 
 namespace {
 
 enum class Outcome { read, declined };
-
-void check_same_row(const Row& text, const Row& tree) {
-  CHECK(text.name == tree.name);
-  CHECK(text.entry == tree.entry);
-  CHECK(text.state == tree.state);
-  CHECK(text.dtype == tree.dtype);
-  CHECK(text.shape == tree.shape);
-  CHECK(text.requires_grad == tree.requires_grad);
-  for (std::size_t i = 0; i < 4; ++i) {
-    CHECK(text.stats[i] == tree.stats[i]);
-    CHECK(text.stats[i].kept_str() == tree.stats[i].kept_str());
-  }
-  CHECK(text.md5 == tree.md5);
-  CHECK(text.data_name == tree.data_name);
-  CHECK(text.tensor == tree.tensor);
-}
 
 // Pass 2's rows both ways: where read_rows reads the entry, the same rows as flatten_entry's
 // full ones, read into a new vector and into one that holds the rows of the entries read
@@ -99,7 +85,7 @@ struct Tally {
 };
 
 void agree_on_file(const std::filesystem::path& path, Tally& tally) {
-  const std::string text = testing::slurp(path);
+  const std::string text = msdump::testing::slurp(path);
   const MemorySource src(as_bytes(text), path.string());
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
@@ -121,7 +107,7 @@ void agree_on_file(const std::filesystem::path& path, Tally& tally) {
 
 TEST_CASE("EntryTextRows reads every entry of the real msprobe dumps as flatten_entry does") {
   Tally tally;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(testing::samples_dir()))
+  for (const auto& e : std::filesystem::recursive_directory_iterator(msdump::testing::samples_dir()))
     if (e.is_regular_file() && e.path().filename() == "dump.json") agree_on_file(e.path(), tally);
   CHECK(tally.read > 1000);
   CHECK(tally.declined == 0);
@@ -130,7 +116,7 @@ TEST_CASE("EntryTextRows reads every entry of the real msprobe dumps as flatten_
 
 TEST_CASE("EntryTextRows agrees with flatten_entry on every dump.json of testdata") {
   Tally tally;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(testing::testdata("")))
+  for (const auto& e : std::filesystem::recursive_directory_iterator(msdump::testing::testdata("")))
     if (e.is_regular_file() && e.path().filename() == "dump.json") agree_on_file(e.path(), tally);
   MESSAGE("entries read " << tally.read << ", declined " << tally.declined << "; whole rows read " << tally.full);
   CHECK(tally.read > 5000);
