@@ -8,6 +8,7 @@
 #include <limits>
 #include <string>
 
+#include "pyjson/eight_digits.h"
 #include "pyjson/pyfloat.h"
 
 namespace msdump::compare {
@@ -92,37 +93,65 @@ long exponent_part(std::string_view s, std::size_t& pos) {
   return negative ? -n : n;
 }
 
-std::optional<double> pandas_digits(std::string_view s) {
-  constexpr int k_max_digits = 17;
-  std::size_t p = 0;
-  while (p < s.size() && is_space(s[p])) ++p;
-  bool negative = false;
-  if (p < s.size() && (s[p] == '+' || s[p] == '-')) negative = s[p++] == '-';
-  double number = 0.0;
-  long exponent = 0;
-  int digits = 0;
-  for (; p < s.size() && is_digit(s[p]); ++p) {
-    if (digits < k_max_digits) {
-      number = number * 10.0 + (s[p] - '0');
-      ++digits;
+// xstrtod's mantissa: number = number * 10.0 + digit over the first 17 digits. The first 15
+// are summed in an integer, eight at a time where they come in a run: below 10^15 < 2^53
+// every step of the double sum is exact, so the two agree. The 16th and 17th go through the
+// double sum, where its rounding can begin.
+class PandasMantissa {
+ public:
+  static constexpr int k_max_digits = 17;
+  int digits() const { return m_digits; }
+  // Takes the digits at p while there is room for them; returns where it stopped.
+  const char* take(const char* p, const char* end) {
+    while (m_digits <= k_exact_digits - 8 && end - p >= 8 && pyjson::eight_digits(p, m_exact)) {
+      p += 8;
+      m_digits += 8;
+    }
+    for (; m_digits < k_max_digits && p != end && is_digit(*p); ++p) add(*p - '0');
+    return p;
+  }
+  double value() const { return m_digits <= k_exact_digits ? static_cast<double>(m_exact) : m_number; }
+
+ private:
+  static constexpr int k_exact_digits = 15;
+  void add(int d) {
+    if (m_digits < k_exact_digits) {
+      m_exact = m_exact * 10 + static_cast<unsigned>(d);
     } else {
-      ++exponent;
+      m_number = (m_digits == k_exact_digits ? static_cast<double>(m_exact) : m_number) * 10.0 + d;
     }
+    ++m_digits;
   }
-  if (p < s.size() && s[p] == '.') {
-    ++p;
-    int decimals = 0;
-    for (; digits < k_max_digits && p < s.size() && is_digit(s[p]); ++p, ++digits, ++decimals) {
-      number = number * 10.0 + (s[p] - '0');
-    }
-    while (p < s.size() && is_digit(s[p])) ++p;
-    exponent -= decimals;
+  std::uint64_t m_exact = 0;
+  double m_number = 0.0;
+  int m_digits = 0;
+};
+
+std::optional<double> pandas_digits(std::string_view s) {
+  const char* p = s.data();
+  const char* const end = p + s.size();
+  while (p != end && is_space(*p)) ++p;
+  bool negative = false;
+  if (p != end && (*p == '+' || *p == '-')) negative = *p++ == '-';
+  PandasMantissa mantissa;
+  long exponent = 0;
+  for (p = mantissa.take(p, end); p != end && is_digit(*p); ++p) ++exponent;  // past the 17th
+  if (p != end && *p == '.') {
+    const int before = mantissa.digits();
+    p = mantissa.take(p + 1, end);
+    exponent -= mantissa.digits() - before;
+    while (p != end && is_digit(*p)) ++p;
   }
-  if (digits == 0) return std::nullopt;
+  if (mantissa.digits() == 0) return std::nullopt;
+  double number = mantissa.value();
   if (negative) number = -number;
-  if (p < s.size() && (s[p] == 'e' || s[p] == 'E')) exponent += exponent_part(s, p);
-  while (p < s.size() && is_space(s[p])) ++p;
-  if (p != s.size() || exponent > 308) return std::nullopt;
+  if (p != end && (*p == 'e' || *p == 'E')) {
+    auto pos = static_cast<std::size_t>(p - s.data());
+    exponent += exponent_part(s, pos);
+    p = s.data() + pos;
+  }
+  while (p != end && is_space(*p)) ++p;
+  if (p != end || exponent > 308) return std::nullopt;
   const auto& e = powers_of_ten();
   if (exponent > 0) {
     number *= e[static_cast<std::size_t>(exponent)];

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "pyjson/container_skip.h"
+#include "pyjson/eight_digits.h"
 #include "pyjson/plain_scanner.h"
 #include "pyjson/utf8.h"
 
@@ -55,24 +56,6 @@ unsigned first_flagged(std::uint64_t mask) {
     return static_cast<unsigned>(std::countr_zero(mask)) / 8;
   } else {
     return static_cast<unsigned>(std::countl_zero(mask)) / 8;
-  }
-}
-
-// If the 8 bytes at p are all ASCII digits, adds their value to `acc` (acc * 10^8 + value) and
-// returns true. Little-endian only (the byte order of the arithmetic below).
-bool eight_digits(const char* p, std::uint64_t& acc) {
-  if constexpr (std::endian::native != std::endian::little) {
-    return false;
-  } else {
-    std::uint64_t w = load8(p);
-    if ((((w & 0xF0F0F0F0F0F0F0F0ull) | (((w + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4))) !=
-        0x3333333333333333ull) {
-      return false;
-    }
-    w = ((w & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
-    w = ((w & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
-    acc = acc * 100000000 + (((w & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32);
-    return true;
   }
 }
 

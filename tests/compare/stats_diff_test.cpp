@@ -2,7 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -94,6 +96,65 @@ TEST_SUITE("msdump::compare") {
     CHECK_FALSE(pandas_parse_float("nan").has_value());
     CHECK_FALSE(pandas_parse_float("1.5x").has_value());
     CHECK_FALSE(pandas_parse_float("[0, 1]").has_value());
+  }
+
+  TEST_CASE("stats diff: pandas_parse_float's mantissa is xstrtod's double sum, digit by digit") {
+    // xstrtod's loop as pandas writes it: number = number * 10.0 + digit for the first 17
+    // digits (leading zeros included), the rest only moving the exponent.
+    const auto reference = [](const std::string& text) {
+      double number = 0.0;
+      int digits = 0;
+      long exponent = 0;
+      std::size_t p = text[0] == '-' ? 1 : 0;
+      for (; p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])); ++p) {
+        if (digits < 17) {
+          number = number * 10.0 + (text[p] - '0');
+          ++digits;
+        } else {
+          ++exponent;
+        }
+      }
+      if (p < text.size() && text[p] == '.') {
+        for (++p; p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])); ++p) {
+          if (digits < 17) {
+            number = number * 10.0 + (text[p] - '0');
+            ++digits;
+            --exponent;
+          }
+        }
+      }
+      if (p < text.size()) exponent += std::stol(text.substr(p + 1));
+      const double scale = std::stod("1e" + std::to_string(exponent < 0 ? -exponent : exponent));
+      number = exponent < 0 ? number / scale : number * scale;
+      return text[0] == '-' ? -number : number;
+    };
+    std::mt19937_64 rng(23);
+    int rounded = 0;  // texts whose mantissa passes 2^53, where the double sum can round
+    for (int k = 0; k < 50000; ++k) {
+      std::string text = rng() % 2 ? "-" : "";
+      const auto run = [&](std::size_t n) {
+        for (std::size_t d = 0; d < n; ++d) text += static_cast<char>('0' + rng() % 10);
+      };
+      run(1 + rng() % 20);
+      if (rng() % 4 != 0) {
+        text += '.';
+        run(1 + rng() % 22);
+      }
+      if (rng() % 3 == 0) text += "e" + std::to_string(static_cast<int>(rng() % 40) - 20);
+      const auto got = pandas_parse_float(text);
+      REQUIRE_MESSAGE(got.has_value(), text);
+      CHECK_MESSAGE(*got == reference(text), text);
+      std::uint64_t first17 = 0;
+      int taken = 0;
+      for (std::size_t p = 0; p < text.size() && text[p] != 'e' && taken < 17; ++p) {
+        if (std::isdigit(static_cast<unsigned char>(text[p]))) {
+          first17 = first17 * 10 + static_cast<unsigned>(text[p] - '0');
+          ++taken;
+        }
+      }
+      if (first17 > (std::uint64_t{1} << 53)) ++rounded;
+    }
+    CHECK(rounded > 1000);
   }
 
   TEST_CASE("stats diff: parse_python_float reads what Python's float() reads") {
