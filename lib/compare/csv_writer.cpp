@@ -132,20 +132,27 @@ void CsvText::float_field(double v) {
   m_len = static_cast<std::size_t>(pyjson::format_python_float(p, v) - m_buf.data());
 }
 
-// The byte classes (k_quote, k_semicolon) present in `s`: 16 bytes at a time (SSE2), the tail
-// through a table per byte.
+// The byte classes (k_quote, k_semicolon) present in `s`: 16 bytes at a time (SSE2), the last
+// 16 of a text that has them in one load ending at its end (bytes looked at twice change
+// nothing), a shorter text through a table per byte.
 unsigned char classes_of(std::string_view s) {
   unsigned char seen = 0;
   const char* p = s.data();
   const char* const end = p + s.size();
 #if defined(__SSE2__)
-  const auto eq = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
-  for (; end - p >= 16; p += 16) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i quote = _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, ',')), _mm_or_si128(eq(v, '\n'), eq(v, '\r')));
-    if (_mm_movemask_epi8(quote) != 0) seen |= k_quote;
-    if (_mm_movemask_epi8(eq(v, ';')) != 0) seen |= k_semicolon;
-    if (seen == (k_quote | k_semicolon)) return seen;
+  if (s.size() >= 16) {
+    const auto classes = [](const char* at) {
+      const auto eq = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+      const __m128i quote = _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, ',')), _mm_or_si128(eq(v, '\n'), eq(v, '\r')));
+      return static_cast<unsigned char>((_mm_movemask_epi8(quote) != 0 ? k_quote : 0) |
+                                        (_mm_movemask_epi8(eq(v, ';')) != 0 ? k_semicolon : 0));
+    };
+    for (; end - p > 16; p += 16) {
+      seen |= classes(p);
+      if (seen == (k_quote | k_semicolon)) return seen;
+    }
+    return seen | classes(end - 16);
   }
 #endif
   for (; p != end; ++p) seen |= k_byte_classes[static_cast<unsigned char>(*p)];

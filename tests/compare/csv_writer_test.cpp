@@ -78,8 +78,9 @@ TEST_SUITE("msdump::compare") {
     CHECK(msdump::testing::slurp(path) == "a,b,c\n'-x,-inf,\"'ok;=1,2\"\n'\uff20cmd,-1.5,-1;-2\n");
   }
   TEST_CASE("write_csv quotes a text for a special byte wherever it is") {
-    // The bytes that force quotes are found 16 at a time, the rest one at a time: each special
-    // byte at each position of texts of 1 to 40 bytes (';' alone quotes nothing).
+    // The bytes that force quotes are found 16 at a time, the last 16 of a longer text in one
+    // load that overlaps the ones before, a shorter text one byte at a time: each special byte
+    // at each position of texts of 1 to 40 bytes (';' alone quotes nothing).
     msdump::testing::TempDir dir;
     const auto path = (dir / "each.csv").string();
     for (const char special : {',', '"', '\n', '\r', ';'}) {
@@ -97,6 +98,23 @@ TEST_SUITE("msdump::compare") {
           CAPTURE(text);
           CHECK(msdump::testing::slurp(path) == "a\n" + field + "\n");
         }
+      }
+    }
+  }
+  TEST_CASE("write_csv finds a ';' formula wherever it is") {
+    msdump::testing::TempDir dir;
+    const auto path = (dir / "semicolon.csv").string();
+    for (std::size_t size = 2; size <= 40; ++size) {
+      for (std::size_t at = 0; at + 1 < size; ++at) {
+        std::string text(size, 'x');
+        text[at] = ';';
+        text[at + 1] = '=';
+        const VectorTable table({"a"}, {{Cell::text(text)}});
+        const auto r = write_csv(table, path);
+        REQUIRE(r);
+        CAPTURE(text);
+        CHECK(r->neutralised_cells == 1);
+        CHECK(msdump::testing::slurp(path) == "a\n'" + text + "\n");
       }
     }
   }
