@@ -77,19 +77,17 @@ std::optional<double> pandas_infinity(std::string_view s) {
   return std::nullopt;
 }
 
-// The decimal exponent part after 'e'/'E' (at most 17 digits read); `pos` moves past what is used.
-long exponent_part(std::string_view s, std::size_t& pos) {
-  std::size_t p = pos + 1;
+// The decimal exponent part after the 'e'/'E' at `p` (at most 17 digits read); `p` moves past
+// what is used.
+long exponent_part(const char*& p, const char* end) {
+  const char* q = p + 1;
   bool negative = false;
-  if (p < s.size() && (s[p] == '+' || s[p] == '-')) negative = s[p++] == '-';
+  if (q != end && (*q == '+' || *q == '-')) negative = *q++ == '-';
   long n = 0;
   int digits = 0;
-  while (digits < 17 && p < s.size() && is_digit(s[p])) {
-    n = n * 10 + (s[p++] - '0');
-    ++digits;
-  }
+  for (; digits < 17 && q != end && is_digit(*q); ++q, ++digits) n = n * 10 + (*q - '0');
   if (digits == 0) return 0;  // the 'e' is not used: the text does not end there
-  pos = p;
+  p = q;
   return negative ? -n : n;
 }
 
@@ -145,11 +143,7 @@ std::optional<double> pandas_digits(std::string_view s) {
   if (mantissa.digits() == 0) return std::nullopt;
   double number = mantissa.value();
   if (negative) number = -number;
-  if (p != end && (*p == 'e' || *p == 'E')) {
-    auto pos = static_cast<std::size_t>(p - s.data());
-    exponent += exponent_part(s, pos);
-    p = s.data() + pos;
-  }
+  if (p != end && (*p == 'e' || *p == 'E')) exponent += exponent_part(p, end);
   while (p != end && is_space(*p)) ++p;
   if (p != end || exponent > 308) return std::nullopt;
   const auto& e = powers_of_ten();
