@@ -12,6 +12,7 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/pyjson/json_value_test.cpp
   tests/pyjson/tree_arena_test.cpp
   tests/pyjson/pyfloat_test.cpp
+  tests/pyjson/eight_digits_test.cpp
   tests/pyjson/size_hints_test.cpp
   tests/pyjson/json_writer_test.cpp
   tests/pyjson/json_reader_test.cpp
