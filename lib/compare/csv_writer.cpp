@@ -132,6 +132,17 @@ void CsvText::float_field(double v) {
   m_len = static_cast<std::size_t>(pyjson::format_python_float(p, v) - m_buf.data());
 }
 
+#if defined(__SSE2__)
+// The byte classes of the 16 bytes at `at`.
+unsigned char classes_of_16(const char* at) {
+  const auto eq = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+  const __m128i quote = _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, ',')), _mm_or_si128(eq(v, '\n'), eq(v, '\r')));
+  return static_cast<unsigned char>((_mm_movemask_epi8(quote) != 0 ? k_quote : 0) |
+                                    (_mm_movemask_epi8(eq(v, ';')) != 0 ? k_semicolon : 0));
+}
+#endif
+
 // The byte classes (k_quote, k_semicolon) present in `s`: 16 bytes at a time (SSE2), the last
 // 16 of a text that has them in one load ending at its end (bytes looked at twice change
 // nothing), a shorter text through a table per byte.
@@ -141,18 +152,11 @@ unsigned char classes_of(std::string_view s) {
   const char* const end = p + s.size();
 #if defined(__SSE2__)
   if (s.size() >= 16) {
-    const auto classes = [](const char* at) {
-      const auto eq = [](__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); };
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-      const __m128i quote = _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, ',')), _mm_or_si128(eq(v, '\n'), eq(v, '\r')));
-      return static_cast<unsigned char>((_mm_movemask_epi8(quote) != 0 ? k_quote : 0) |
-                                        (_mm_movemask_epi8(eq(v, ';')) != 0 ? k_semicolon : 0));
-    };
     for (; end - p > 16; p += 16) {
-      seen |= classes(p);
+      seen |= classes_of_16(p);
       if (seen == (k_quote | k_semicolon)) return seen;
     }
-    return seen | classes(end - 16);
+    return seen | classes_of_16(end - 16);
   }
 #endif
   for (; p != end; ++p) seen |= k_byte_classes[static_cast<unsigned char>(*p)];

@@ -97,7 +97,6 @@ long exponent_part(const char*& p, const char* end) {
 // double sum, where its rounding can begin.
 class PandasMantissa {
  public:
-  static constexpr int k_max_digits = 17;
   int digits() const { return m_digits; }
   // Takes the digits at p while there is room for them; returns where it stopped.
   const char* take(const char* p, const char* end) {
@@ -111,6 +110,7 @@ class PandasMantissa {
   double value() const { return m_digits <= k_exact_digits ? static_cast<double>(m_exact) : m_number; }
 
  private:
+  static constexpr int k_max_digits = 17;
   static constexpr int k_exact_digits = 15;
   void add(int d) {
     if (m_digits < k_exact_digits) {
