@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <initializer_list>
+#include <ios>
 #include <random>
 #include <string>
 #include <string_view>
@@ -198,6 +199,35 @@ TEST_SUITE("msdump::pyjson") {
       }
     }
     CHECK(bad == 0);
+  }
+
+  TEST_CASE("escaped bytes: the byte after each odd run of backslashes, runs across blocks carried") {
+    // Against a walk over the bits, on masks from sparse to all ones (runs of every length, runs
+    // that end at bit 63 and go on in the next block), each with carry in and without.
+    auto walk = [](std::uint64_t backslash, bool& carry) {
+      std::uint64_t escaped = 0;
+      for (int i = 0; i < 64; ++i) {
+        if (carry) {
+          escaped |= std::uint64_t{1} << i;
+          carry = false;
+        } else if ((backslash >> i) & 1u) {
+          carry = true;
+        }
+      }
+      return escaped;
+    };
+    std::mt19937_64 rng(1204);
+    for (int round = 0; round < 200000; ++round) {
+      std::uint64_t m = rng();
+      for (int k = static_cast<int>(rng() % 4); k > 0; --k) m = rng() % 2 ? m & rng() : m | rng();
+      if (round < 64) m = ~std::uint64_t{0} << round;
+      for (bool carry_in : {false, true}) {
+        bool a = carry_in, b = carry_in;
+        const std::uint64_t got = detail::escaped_bytes(m, a), want = walk(m, b);
+        REQUIRE_MESSAGE(got == want, std::hex << m << " carry " << carry_in);
+        REQUIRE(a == b);
+      }
+    }
   }
 
   TEST_CASE("newlines_in: the count and the last newline of any text, 64 bytes at a time and the tail") {
