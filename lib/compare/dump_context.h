@@ -28,7 +28,11 @@ struct StackLookup {
   // The cell of `entry` ("" when it has no stack).
   const std::string& cell(const std::string& entry) const;
 };
-Result<StackLookup> parse_stack_lookup(const ByteSource& src, const std::string& shown_as);
+// Members are read as text: the frames of a stack seen before are only hashed and compared, a
+// new stack is parsed (docs/performance.md "Compare: two passes, ..."); a file that fails is
+// read again with every member parsed, whose message is the reference. `as_text` false reads
+// every member parsed (that reference reading, which tests hold the other to).
+Result<StackLookup> parse_stack_lookup(const ByteSource& src, const std::string& shown_as, bool as_text = true);
 Result<StackLookup> load_stack_lookup(const std::string& dir);
 
 // The frames of one entry in `dir`/stack.json (nullopt: no stack.json, or no stack for it).

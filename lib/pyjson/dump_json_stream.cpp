@@ -162,8 +162,7 @@ DumpJsonStream::Step DumpJsonStream::member(DumpEvent& event) {
     m_state = State::data_first;
     return Step::event;
   }
-  if (!m_cursor.parse_value(event.value, 1)) return failure();
-  event.duplicate_keys = m_cursor.saw_duplicate_keys();
+  if (!value(event, m_options.raw_members, 1)) return failure();
   event.type = DumpEvent::Type::member;
   m_state = State::top_next;
   return expect_value_end();
@@ -179,24 +178,31 @@ DumpJsonStream::Step DumpJsonStream::entry(DumpEvent& event) {
     return failure();
   }
   m_cursor.advance();
+  if (!value(event, m_options.raw_entries, 2)) return failure();
+  event.type = DumpEvent::Type::entry;
+  m_state = State::data_next;
+  return expect_value_end();
+}
+
+// The value after a member's ':': parsed into event.value, or with `raw`, when it is an object
+// or array, passed over and handed over as text. False (the cursor's error set) on failure.
+bool DumpJsonStream::value(DumpEvent& event, bool raw, std::size_t depth) {
   event.is_raw = false;
   event.plain = false;
-  const int c = m_options.raw_entries ? m_cursor.peek() : -1;
+  const int c = raw ? m_cursor.peek() : -1;
   if (c == '{' || c == '[') {
     event.raw_offset = m_cursor.offset();
     event.raw_position = m_cursor.position();
     event.plain = m_options.check_plain && m_cursor.skip_plain_value(event.raw);
-    if (!event.plain && !m_cursor.skip_container(event.raw)) return failure();
+    if (!event.plain && !m_cursor.skip_container(event.raw)) return false;
     event.is_raw = true;
     event.value = Value::null();
     event.duplicate_keys = false;
-  } else {
-    if (!m_cursor.parse_value(event.value, 2)) return failure();
-    event.duplicate_keys = m_cursor.saw_duplicate_keys();
+    return true;
   }
-  event.type = DumpEvent::Type::entry;
-  m_state = State::data_next;
-  return expect_value_end();
+  if (!m_cursor.parse_value(event.value, depth)) return false;
+  event.duplicate_keys = m_cursor.saw_duplicate_keys();
+  return true;
 }
 
 void write_event(JsonWriter& w, const DumpEvent& event) {

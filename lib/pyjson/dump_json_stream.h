@@ -55,6 +55,10 @@ struct DumpStreamOptions {
   // passed over by PlainScanner, which checks its whole syntax (DumpEvent::plain), instead of
   // by its brackets; any other by its brackets as above.
   bool check_plain = false;
+  // The same for top-level members other than an object-valued "data": a member whose value
+  // is an object or array is handed over as text (DumpEvent::raw), passed by its brackets. For
+  // documents that are one object of such members, e.g. stack.json.
+  bool raw_members = false;
 };
 
 struct DumpEvent {
@@ -66,9 +70,9 @@ struct DumpEvent {
   TextPosition position;     // line/column of `offset`
   // With ReadOptions::note_duplicate_keys: an object in `value` (at any depth) repeats a key.
   bool duplicate_keys = false;
-  // With DumpStreamOptions::raw_entries, for an entry whose value is an object or array: its
-  // text (valid until the next call to next(); `value` is then null), the absolute offset of
-  // its first byte, and that byte's line/column.
+  // With DumpStreamOptions::raw_entries (raw_members), for an entry (member) whose value is an
+  // object or array: its text (valid until the next call to next(); `value` is then null), the
+  // absolute offset of its first byte, and that byte's line/column.
   bool is_raw = false;
   bool plain = false;  // (DumpStreamOptions::check_plain) `raw` is valid JSON in the plain form
   std::string_view raw;
@@ -102,6 +106,7 @@ class DumpJsonStream {
   Step step(DumpEvent& event);
   Step member(DumpEvent& event);
   Step entry(DumpEvent& event);
+  bool value(DumpEvent& event, bool raw, std::size_t depth);
   Step expect_value_end();
   Step failure();
   bool at_member_key(bool first);

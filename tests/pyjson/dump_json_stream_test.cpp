@@ -73,7 +73,7 @@ std::string dump_value(const Value& v) {
 }
 
 // One event as text, with what raw mode must keep the same: type, key, offset, position,
-// and for an entry its value (a raw entry's text parsed where it stands, to its last byte).
+// and its value (a raw entry's or member's text parsed where it stands, to its last byte).
 // "error" when the raw text does not parse as exactly one value.
 std::string describe_event(const DumpEvent& ev) {
   std::string s = std::to_string(static_cast<int>(ev.type)) + " " + ev.key + " @" + std::to_string(ev.offset) + " " +
@@ -86,7 +86,7 @@ std::string describe_event(const DumpEvent& ev) {
   return s + dump_value(v) + (cursor.saw_duplicate_keys() ? " dup" : "");
 }
 
-// Every event of `text` read with and without raw_entries (window of `buffer_bytes`):
+// Every event of `text` read with and without raw_entries and raw_members (window of `buffer_bytes`):
 // (events, error or "") of each. `check_plain`: raw entries with DumpStreamOptions::check_plain,
 // and an entry flagged plain must parse.
 std::pair<std::vector<std::string>, std::string> stream_events(std::string_view text, bool raw, std::size_t buffer_bytes,
@@ -94,6 +94,7 @@ std::pair<std::vector<std::string>, std::string> stream_events(std::string_view 
   MemorySource source(as_bytes(text));
   DumpStreamOptions o{buffer_bytes, ReadOptions{.note_duplicate_keys = true}};
   o.raw_entries = raw;
+  o.raw_members = raw;
   o.check_plain = check_plain;
   DumpJsonStream stream(source, o);
   std::vector<std::string> out;
@@ -130,24 +131,26 @@ void check_raw_mode_agrees(std::string_view text, std::size_t buffer_bytes, bool
 }  // namespace
 
 TEST_SUITE("msdump::pyjson") {
-  TEST_CASE("dump stream raw entries: same events, keys, positions and values as parsed entries") {
+  TEST_CASE("dump stream raw entries and members: same events, keys, positions and values as parsed ones") {
     const std::string text =
-        "{\n \"task\": \"statistics\",\n \"data\": {\n  \"a\\\"{b\": {\n   \"s\": \"x\\\\\\\"]}\\n\",\n   \"t\": [1, 2.5, NaN]\n  },"
+        "{\n \"task\": \"statistics\",\n \"x\": [1, {\"k\": \"]\"}],\n \"data\": {\n  \"a\\\"{b\": {\n   \"s\": \"x\\\\\\\"]}\\n\",\n   \"t\": [1, 2.5, NaN]\n  },"
         "\n  \"n\": null, \"l\": [], \"o\": {}, \"d\": {\"k\": 1, \"k\": {\"z\": [2]}}, \"\u00e9\": [\"\u00e9\", -Infinity]\n }\n}\n";
     for (const std::size_t buffer : {std::size_t{16}, std::size_t{64}, std::size_t{1} << 20}) {
       CAPTURE(buffer);
       const auto [normal, normal_error] = stream_events(text, false, buffer);
       REQUIRE(normal_error == "");
-      REQUIRE(normal.size() == 9);
+      REQUIRE(normal.size() == 10);
       check_raw_mode_agrees(text, buffer);
       check_raw_mode_agrees(text, buffer, true);
     }
   }
 
-  TEST_CASE("dump stream raw entries (with and without check_plain): every dump.json in testdata, and each cut short or with a byte changed") {
-    std::size_t files = 0;
+  TEST_CASE("dump stream raw entries and members (with and without check_plain): every dump.json and stack.json in testdata, and each cut short or with a byte changed") {
+    std::size_t files = 0, stacks = 0;
     for (const auto& e : std::filesystem::recursive_directory_iterator(testing::source_dir() / "testdata")) {
-      if (!e.is_regular_file() || e.path().extension() != ".json" || !e.path().filename().string().starts_with("dump")) continue;
+      const std::string name = e.path().filename().string();
+      if (!e.is_regular_file() || e.path().extension() != ".json" || !(name.starts_with("dump") || name.starts_with("stack"))) continue;
+      stacks += name.starts_with("stack");
       std::ifstream in(e.path(), std::ios::binary);
       std::stringstream ss;
       ss << in.rdbuf();
@@ -169,6 +172,7 @@ TEST_SUITE("msdump::pyjson") {
       }
     }
     CHECK(files >= 50);
+    CHECK(stacks >= 10);
   }
 
   TEST_CASE("dump stream check_plain: the entries PlainScanner accepts are flagged, positions stay") {
