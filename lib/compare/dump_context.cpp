@@ -113,6 +113,35 @@ Result<Value> parse_member(const pyjson::DumpEvent& ev) {
   return v;
 }
 
+// The layout of a stack.json from its first member: current when its key is "0" and its value
+// is not null or an empty list.
+Result<bool> current_layout(const pyjson::DumpEvent& first) {
+  Value parsed;
+  if (first.is_raw) {
+    auto whole = parse_member(first);
+    if (!whole) return whole.error();
+    parsed = std::move(*whole);
+  }
+  const Value& v = first.is_raw ? parsed : first.value;
+  return first.key == "0" && !(v.is_null() || (v.is_array() && v.size() == 0));
+}
+
+// One parsed member of a stack.json in either layout: its names and frames to `visit`, nothing
+// for a member that lists no stack.
+template <typename Visit>
+Result<void> visit_parsed(const std::string& key, const Value& v, bool current, std::vector<std::string_view>& names,
+                          Visit& visit) {
+  if (!current) {
+    if (v.is_null()) return {};
+    names.push_back(key);
+    return visit(names, Frames(v));
+  }
+  if (!v.is_array() || v.size() != 2 || !v.as_array()[0].is_array() || v.as_array()[1].is_null()) return {};
+  for (const auto& name : v.as_array()[0].as_array())
+    if (name.is_string()) names.push_back(name.as_string());
+  return visit(names, Frames(v.as_array()[1]));
+}
+
 // Calls visit(names, frames) for each stack of a stack.json, in file order, in either layout
 // msprobe writes: {"0": [[entry names], frames], ...} (current; other members skipped, as msprobe
 // skips them) or {entry name: frames} (legacy). Null frames are no stack. One top-level member
@@ -126,7 +155,7 @@ Result<void> visit_stacks(const ByteSource& src, const std::string& shown_as, bo
   options.raw_members = as_text;
   pyjson::DumpJsonStream stream(src, options);
   pyjson::DumpEvent ev;
-  std::optional<bool> current;  // the layout, from the first member (its key is "0")
+  std::optional<bool> current;  // the layout
   std::vector<std::string_view> names;
   Value parsed, listed;
   std::optional<Frames> frames;
@@ -136,45 +165,27 @@ Result<void> visit_stacks(const ByteSource& src, const std::string& shown_as, bo
     if (!more) return fail(more.error());
     if (!*more) return {};
     if (ev.type != pyjson::DumpEvent::Type::member && ev.type != pyjson::DumpEvent::Type::entry) continue;
-    names.clear();
-    bool have_parsed = false;  // `parsed` holds this member
     if (!current) {
-      if (ev.is_raw) {
-        auto whole = parse_member(ev);
-        if (!whole) return fail(whole.error());
-        parsed = std::move(*whole);
-        have_parsed = true;
-      }
-      const Value& v = ev.is_raw ? parsed : ev.value;
-      current = ev.key == "0" && !(v.is_null() || (v.is_array() && v.size() == 0));
+      auto layout = current_layout(ev);
+      if (!layout) return fail(layout.error());
+      current = *layout;
     }
+    names.clear();
+    Result<void> ok;
     if (ev.is_raw && *current && split_member(ev, listed, frames)) {
       for (const auto& name : listed.as_array())
         if (name.is_string()) names.push_back(name.as_string());
-      if (auto ok = visit(names, *frames); !ok) return fail(ok.error());
-      continue;
-    }
-    if (ev.is_raw && !*current) {  // legacy: the member is the frames
+      ok = visit(names, *frames);
+    } else if (ev.is_raw && !*current) {  // legacy: the member is the frames
       names.push_back(ev.key);
-      if (auto ok = visit(names, Frames(ev.raw, ev.raw_offset, ev.raw_position)); !ok) return fail(ok.error());
-      continue;
-    }
-    if (ev.is_raw && !have_parsed) {
+      ok = visit(names, Frames(ev.raw, ev.raw_offset, ev.raw_position));
+    } else if (ev.is_raw) {
       auto whole = parse_member(ev);
       if (!whole) return fail(whole.error());
       parsed = std::move(*whole);
-    }
-    const Value& v = ev.is_raw ? parsed : ev.value;
-    Result<void> ok;
-    if (!*current) {
-      if (v.is_null()) continue;
-      names.push_back(ev.key);
-      ok = visit(names, Frames(v));
+      ok = visit_parsed(ev.key, parsed, *current, names, visit);
     } else {
-      if (!v.is_array() || v.size() != 2 || !v.as_array()[0].is_array() || v.as_array()[1].is_null()) continue;
-      for (const auto& name : v.as_array()[0].as_array())
-        if (name.is_string()) names.push_back(name.as_string());
-      ok = visit(names, Frames(v.as_array()[1]));
+      ok = visit_parsed(ev.key, ev.value, *current, names, visit);
     }
     if (!ok) return fail(ok.error());
   }
