@@ -1,7 +1,9 @@
 // libFuzzer target: a dump.json in memory, streamed entry by entry as verify and convert read
-// it (pyjson::DumpJsonStream), also with raw entries checked against the parsed ones (the
-// verifier's parallel pass), and parsed whole (pyjson::parse_json, as for stack.json and
-// construct.json); and anomalies' clean-entry rule and block pass against entries parsed one by one.
+// it (pyjson::DumpJsonStream), also with raw entries and members checked against the parsed ones
+// (the verifier's parallel pass, compare's stack.json), and parsed whole (pyjson::parse_json, as
+// for construct.json); anomalies' clean-entry rule and block pass against entries parsed one by
+// one; and the same bytes read as a stack.json by compare, members as text against every member
+// parsed.
 
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +17,7 @@
 #include "anomalies/clean_entry.h"
 #include "anomalies/entry_scan.h"
 #include "anomalies/origin_tracker.h"
+#include "compare/dump_context.h"
 #include "core/byte_source.h"
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
@@ -102,6 +105,7 @@ void check_raw_mode(const msdump::ByteSource& src) {
   DumpStreamOptions normal_options, raw_options;
   normal_options.read.note_duplicate_keys = raw_options.read.note_duplicate_keys = true;
   raw_options.raw_entries = true;
+  raw_options.raw_members = true;
   DumpJsonStream normal(src, normal_options), raw(src, raw_options);
   msdump::pyjson::DumpEvent a, b;
   Seen x, y;
@@ -171,6 +175,23 @@ void check_anomalies(const msdump::ByteSource& src) {
   }
 }
 
+// compare's stack.json reading (compare/dump_context.h): read with members as text it gives the
+// cells of every name, or the error, that parsing every member gives.
+void check_stack_lookup(const msdump::ByteSource& src) {
+  const auto fast = msdump::compare::parse_stack_lookup(src, "stack.json");
+  const auto exact = msdump::compare::parse_stack_lookup(src, "stack.json", false);
+  if (static_cast<bool>(fast) != static_cast<bool>(exact)) __builtin_trap();
+  if (!exact) {
+    if (fast.error().message != exact.error().message) __builtin_trap();
+    return;
+  }
+  if (fast->id_of.size() != exact->id_of.size()) __builtin_trap();
+  for (std::size_t i = 0; i < exact->id_of.size(); ++i)
+    if (fast->id_of[i].first != exact->id_of[i].first ||
+        fast->cells[fast->id_of[i].second] != exact->cells[exact->id_of[i].second])
+      __builtin_trap();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -186,6 +207,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   check_raw_mode(src);
   check_anomalies(src);
+  check_stack_lookup(src);
   if (auto whole = msdump::pyjson::parse_json(bytes)) walk_value(*whole);
   return 0;
 }
