@@ -60,6 +60,17 @@ void Cell::clear() {
   m_view = {};
 }
 
+void Cell::set_plain_text(std::string_view s) {
+  clear();
+  if (s.size() > sizeof(m_kept)) {
+    m_text.assign(s);
+  } else {
+    std::copy(s.begin(), s.end(), m_kept);
+    m_kept_size = static_cast<std::uint8_t>(s.size());
+  }
+  m_plain = true;
+}
+
 void Cell::set_floating_kept(double v) {
   static_assert(sizeof(m_kept) >= pyjson::k_max_python_float_chars);
   clear();

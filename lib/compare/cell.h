@@ -42,6 +42,8 @@ class Cell {
   // In place, for cells reused row after row: this cell becomes floating_kept(v), or the empty
   // text, keeping its text buffer (no temporary cell made and moved in).
   void set_floating_kept(double v);
+  // In place, the same for plain_text(s).
+  void set_plain_text(std::string_view s);
   void clear();
   static Cell boolean(bool v) { Cell c; c.m_kind = Kind::boolean; c.m_bool = v; return c; }
 

@@ -95,8 +95,8 @@ void fill_metrics(Table& t, const TensorDirs& dirs, std::vector<Problem>& proble
       tr.metrics.assign(out.metrics.cells.begin(), out.metrics.cells.end());
       if (out.problem) problems.push_back(std::move(*out.problem));
     } else if (t.mode == Mode::summary) {
-      const auto cells = stats_diff(n, b);
-      tr.metrics.assign(cells.begin(), cells.end());
+      tr.metrics.resize(8);  // (reused table rows keep their cells' buffers)
+      stats_diff(n, b, std::span<Cell, 8>(tr.metrics.data(), 8));
     }
   }
 }

@@ -180,13 +180,12 @@ Rule rule_for(StatClass n, StatClass b) {
 
 // (Every text stats_diff gives is a plain one: "0", "N/A", "Diff", "nan", "inf", "-inf", a
 // float's str() with or without '%'.)
-Cell text_cell(std::string_view s) { return Cell::plain_text(s); }
 
-// str(x) followed by `suffix`, as a text cell (short: held in the cell).
-Cell float_text_cell(double x, std::string_view suffix = {}) {
+// `cell` becomes str(x) followed by `suffix`, as a plain text.
+void set_float_text(Cell& cell, double x, std::string_view suffix = {}) {
   char buf[pyjson::k_max_python_float_chars + 8];
   char* end = std::copy(suffix.begin(), suffix.end(), format_float_str(buf, x));
-  return Cell::plain_text({buf, static_cast<std::size_t>(end - buf)});
+  cell.set_plain_text({buf, static_cast<std::size_t>(end - buf)});
 }
 
 }  // namespace
@@ -279,42 +278,56 @@ StatClass classify_stat(const Cell& c, double& number) {
   return classify(c, str_of(c, buf), number);
 }
 
-std::pair<Cell, Cell> stat_diff(const Cell& npu, const Cell& bench) {
+void stat_diff(const Cell& npu, const Cell& bench, Cell& diff, Cell& rel) {
   std::string npu_buf, bench_buf;
   const std::string_view npu_str = str_of(npu, npu_buf);
   const std::string_view bench_str = str_of(bench, bench_buf);
-  if (npu_str == bench_str) return {text_cell("0"), text_cell("0")};
+  auto both = [&](std::string_view text) {
+    diff.set_plain_text(text);
+    rel.set_plain_text(text);
+  };
+  if (npu_str == bench_str) return both("0");
   double n = 0.0;
   double b = 0.0;
   const StatClass nc = classify(npu, npu_str, n);
   const StatClass bc = classify(bench, bench_str, b);
   switch (rule_for(nc, bc)) {
     case Rule::compute: {
-      const double diff = n - b;
-      Cell rel = b == 0.0 ? text_cell("inf") : float_text_cell(std::fabs(diff / b * 100.0), "%");
-      return {float_text_cell(diff), std::move(rel)};
+      const double d = n - b;
+      set_float_text(diff, d);
+      if (b == 0.0) rel.set_plain_text("inf");
+      else set_float_text(rel, std::fabs(d / b * 100.0), "%");
+      return;
     }
-    case Rule::nan: return {text_cell(k_nan), text_cell(k_nan)};
-    case Rule::inf: return {text_cell("inf"), text_cell("inf")};
-    case Rule::neg_inf: return {text_cell("-inf"), text_cell("-inf")};
-    case Rule::diff: return {text_cell("Diff"), text_cell("Diff")};
+    case Rule::nan: return both(k_nan);
+    case Rule::inf: return both("inf");
+    case Rule::neg_inf: return both("-inf");
+    case Rule::diff: return both("Diff");
     case Rule::na: break;
   }
-  return {text_cell(k_na), text_cell(k_na)};
+  both(k_na);
+}
+
+std::pair<Cell, Cell> stat_diff(const Cell& npu, const Cell& bench) {
+  std::pair<Cell, Cell> out;
+  stat_diff(npu, bench, out.first, out.second);
+  return out;
+}
+
+void stats_diff(const Row& npu, const Row* bench, std::span<Cell, 8> out) {
+  for (std::size_t s = 0; s < 4; ++s) {
+    if (bench == nullptr) {
+      out[s].set_plain_text(k_na);
+      out[4 + s].set_plain_text(k_na);
+    } else {
+      stat_diff(npu.stats[s], bench->stats[s], out[s], out[4 + s]);
+    }
+  }
 }
 
 std::array<Cell, 8> stats_diff(const Row& npu, const Row* bench) {
   std::array<Cell, 8> out;
-  for (std::size_t s = 0; s < 4; ++s) {
-    if (bench == nullptr) {
-      out[s] = text_cell(k_na);
-      out[4 + s] = text_cell(k_na);
-      continue;
-    }
-    auto [diff, rel] = stat_diff(npu.stats[s], bench->stats[s]);
-    out[s] = std::move(diff);
-    out[4 + s] = std::move(rel);
-  }
+  stats_diff(npu, bench, out);
   return out;
 }
 

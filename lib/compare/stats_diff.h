@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <utility>
 
@@ -43,12 +44,15 @@ std::optional<double> parse_python_float(std::string_view text);
 // else, and for decimal exponents beyond 308 or results that overflow.
 std::optional<double> pandas_parse_float(std::string_view text);
 
-// The diff and relative-error cells of one statistic.
+// The diff and relative-error cells of one statistic, made in `diff` and `rel` (cells reused row
+// after row keep their buffers), or returned.
+void stat_diff(const Cell& npu, const Cell& bench, Cell& diff, Cell& rel);
 std::pair<Cell, Cell> stat_diff(const Cell& npu, const Cell& bench);
 
 // The eight metric cells of a statistics-mode row, in table order: Max diff, Min diff,
 // Mean diff, L2norm diff, MaxRelativeErr, MinRelativeErr, MeanRelativeErr, NormRelativeErr.
-// `bench` nullptr (no partner): all eight "N/A".
+// `bench` nullptr (no partner): all eight "N/A". Made in `out` (8 cells), or returned.
+void stats_diff(const Row& npu, const Row* bench, std::span<Cell, 8> out);
 std::array<Cell, 8> stats_diff(const Row& npu, const Row* bench);
 
 }  // namespace msdump::compare

@@ -287,6 +287,32 @@ TEST_SUITE("msdump::compare") {
     CHECK(checked > 300000);
   }
 
+  TEST_CASE("stats diff: cells made in place, over cells that held anything, equal fresh ones") {
+    // fill_metrics reuses a table row's cells row after row: whatever a cell held (a long text,
+    // a borrowed one, a number, a kept float) must not show through.
+    std::vector<Cell> values = {f(3.0), i(-1), t("Nan"), f(k_inf), f(0.0), t("N/A"), f(-2.5e-7), i(0), t("cpu")};
+    const std::vector<Cell> dirty = {Cell::text(std::string(100, 'x')), Cell::view("borrowed"), i(7), Cell::floating_kept(1.5),
+                                     b(true), Cell::big_integer("123456789012345678901234567890"), Cell::plain_text("0")};
+    std::mt19937 rng(8);
+    for (int k = 0; k < 2000; ++k) {
+      Row npu, bench;
+      for (std::size_t s = 0; s < 4; ++s) {
+        npu.stats[s] = values[rng() % values.size()];
+        bench.stats[s] = values[rng() % values.size()];
+      }
+      std::array<Cell, 8> reused;
+      for (Cell& c : reused) c = dirty[rng() % dirty.size()];
+      const bool partner = k % 5 != 0;
+      stats_diff(npu, partner ? &bench : nullptr, reused);
+      const auto fresh = stats_diff(npu, partner ? &bench : nullptr);
+      for (std::size_t c = 0; c < 8; ++c) {
+        CHECK(reused[c] == fresh[c]);
+        CHECK(reused[c].as_text() == fresh[c].as_text());
+        CHECK(reused[c].is_plain_text());
+      }
+    }
+  }
+
   TEST_CASE("stats diff: a row without bench partner gets N/A in all eight cells") {
     Row npu;
     npu.stats = {f(3.0), f(1.0), f(2.0), f(5.0)};
