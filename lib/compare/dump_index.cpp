@@ -144,7 +144,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
       index.error = invalid_input(fmt::format("'{}': entry '{}' is larger than 4 GiB", shown_as, ev.key));
       break;
     }
-    index.entries.push_back({ev.offset, static_cast<std::uint32_t>(end - ev.offset), index.rows(), entry_digest(ev.key, ev.raw)});
+    index.entries.push_back({ev.offset, ev.plain, static_cast<std::uint32_t>(end - ev.offset), index.rows(), entry_digest(ev.key, ev.raw)});
     keyer.begin_entry(ev.key);
     const auto add = [&](std::string_view name, std::string_view dtype, std::uint8_t kinds) {
       index.keys.push_back(keyer.hashed(name, ev.key));
@@ -199,11 +199,23 @@ Result<EntryRows> EntryFetcher::read(std::uint32_t entry) {
   return rows;
 }
 
+namespace {
+
+// Whether `text` (an entry's key, colon and value) is plain JSON text: only its key is looked
+// at when pass 1 found the value plain (read_plain then checks the digest: the same value).
+bool entry_text_plain(const EntryExtent& e, std::string_view text) {
+  if (!e.plain_value) return pyjson::plain_json_text(text);
+  const auto close = text.size() > 1 && text[0] == '"' ? text.find('"', 1) : std::string_view::npos;
+  return close != std::string_view::npos && pyjson::plain_json_text(text.substr(0, close + 1));
+}
+
+}  // namespace
+
 Result<void> EntryFetcher::read(std::uint32_t entry, std::string& name, std::vector<Row>& rows) {
   const EntryExtent& e = m_index.entries[entry];
   auto text = bytes(e);
   if (!text) return text.error();
-  if (pyjson::plain_json_text(*text)) return read_plain(entry, *text, name, rows);
+  if (entry_text_plain(e, *text)) return read_plain(entry, *text, name, rows);
   // The key, colon and value as read in pass 1: made an object of one member again.
   std::string doc;
   doc.reserve(text->size() + 2);

@@ -23,7 +23,10 @@
 namespace msdump::compare {
 
 struct EntryExtent {
-  std::uint64_t offset = 0;   // of the entry's key (its opening quote)
+  std::uint64_t offset : 63 = 0;  // of the entry's key (its opening quote)
+  // Pass 1 found the value valid in the plain form (pyjson::PlainScanner): once the digest shows
+  // it is the same text, pass 2 need not look for escapes in it again.
+  std::uint64_t plain_value : 1 = 0;
   std::uint32_t length = 0;   // key, colon and value
   std::uint32_t first_row = 0;
   std::uint64_t digest = 0;   // entry_digest of its key and value as pass 1 read them

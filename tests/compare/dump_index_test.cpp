@@ -79,20 +79,25 @@ TEST_SUITE("msdump::compare") {
   }
 
   TEST_CASE("dump index: pass 2 reads entries with escapes (full parse) as it reads plain ones") {
-    // The first entry's data_name has an escape (no plain read), the second is plain.
+    // The first entry's data_name has an escape (no plain read), the second is plain, the third
+    // has a plain value under a key with an escape (pass 1 found its value plain; its key is not).
     const std::string text = R"({"task": "statistics", "level": "L1", "data": {
  "Torch.add.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2],
    "Max": 1.5, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "data_name": "Torch.add.0.forward.input.\u0030.pt"}]},
  "Torch.mul.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2],
-   "Max": 2.5, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "data_name": "Torch.mul.0.forward.input.0.pt"}]}
+   "Max": 2.5, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "data_name": "Torch.mul.0.forward.input.0.pt"}]},
+ "Torch.\u0073ub.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2],
+   "Max": 3.5, "Min": 0.0, "Mean": 0.5, "Norm": 1.0, "data_name": "Torch.sub.0.forward.input.0.pt"}]}
 }})";
     MemorySource src(as_bytes(text), "dump.json");
     const DumpIndex index = index_of(text);
-    REQUIRE(index.entries.size() == 2);
+    REQUIRE(index.entries.size() == 3);
+    CHECK(index.entries[2].plain_value);
     auto whole = read_dump_rows(src, "dump.json");
     REQUIRE(whole);
+    CHECK(whole->entries[2] == "Torch.sub.0.forward");
     EntryFetcher fetch(src, index);
-    for (std::uint32_t e = 0; e < 2; ++e) {
+    for (std::uint32_t e = 0; e < 3; ++e) {
       auto rows = fetch.read(e);
       REQUIRE(rows);
       REQUIRE(rows->rows.size() == 1);
@@ -151,6 +156,13 @@ TEST_SUITE("msdump::compare") {
 
   TEST_CASE("dump index: a plain entry changed in place (same rows) is caught by its digest") {
     const Error e = error_after_change("\"Max\": 1.0", "\"Max\": 9.0", 0);  // the same rows, one value changed
+    CHECK(e.code == ErrorCode::internal);
+  }
+
+  TEST_CASE("dump index: a plain value changed in place to hold an escape is caught by its digest") {
+    // Pass 1 found the value plain, so pass 2 does not look for escapes in it again: the digest
+    // must catch the change (same length, same rows).
+    const Error e = error_after_change("torch.Tensor", R"(torch\tensor)", 0);
     CHECK(e.code == ErrorCode::internal);
   }
 
