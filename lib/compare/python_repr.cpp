@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include "pyjson/plain_ascii.h"
 #include "pyjson/utf8.h"
 
 namespace msdump::compare {
@@ -69,14 +70,12 @@ void append_repr_escape(std::string& out, unsigned cp) {
   }
 }
 
-// A byte json.dumps shows as it is: printable ASCII but '"' and '\\'.
-bool json_as_is(char c) { return c >= 0x20 && c <= 0x7E && c != '"' && c != '\\'; }
-
 void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
   for (std::size_t i = 0; i < s.size();) {
-    std::size_t run = i;  // (the bytes shown as they are, appended at once)
-    while (run < s.size() && json_as_is(s[run])) ++run;
+    // The bytes json.dumps shows as they are (printable ASCII but '"' and '\\': pyjson's plain
+    // ASCII), appended at once.
+    const auto run = static_cast<std::size_t>(pyjson::skip_plain_ascii(s.data() + i, s.data() + s.size()) - s.data());
     out.append(s.substr(i, run - i));
     if ((i = run) == s.size()) break;
     const unsigned cp = next_code_point(s, i);

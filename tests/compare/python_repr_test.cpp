@@ -44,6 +44,15 @@ TEST_SUITE("msdump::compare") {
     // runs of bytes shown as they are, between escapes
     CHECK(python_json_str_list({"say \"hi\" \\ now\u00e9 end", "~ \x7f ~"}) ==
           "[\"say \\\"hi\\\" \\\\ now\\u00e9 end\", \"~ \\u007f ~\"]");
+    // each escape after and before runs of every length up to 40 (runs are found 16 bytes at a time)
+    const std::vector<std::pair<std::string, std::string>> escapes = {
+        {"\"", "\\\""}, {"\\", "\\\\"}, {"\n", "\\n"}, {"\x7f", "\\u007f"}, {"\x01", "\\u0001"}, {"\u00e9", "\\u00e9"}};
+    for (std::size_t before = 0; before <= 40; ++before)
+      for (std::size_t after : {std::size_t{0}, std::size_t{1}, std::size_t{17}})
+        for (const auto& [raw, shown] : escapes) {
+          const std::string text = std::string(before, 'a') + raw + std::string(after, 'b');
+          CHECK(python_json_str_list({text}) == "[\"" + std::string(before, 'a') + shown + std::string(after, 'b') + "\"]");
+        }
   }
   TEST_CASE("the NPU_Stack_Info cell is the list repr of the stack frames") {
     // A frame as msprobe's stack.json holds it (a real newline) and the cell of the sample
