@@ -56,6 +56,10 @@ class Cell {
     if (m_kept_size != 0) return {m_kept, m_kept_size};
     return m_text;
   }
+  // Whether as_text() is held in the cell itself (a short text, a kept float's str()): then
+  // k_inline_bytes are readable from as_text().data(), so a writer may copy that many at once.
+  bool text_inline() const { return !m_borrowed && m_kept_size != 0; }
+  static constexpr std::size_t k_inline_bytes = 32;
   bool is_big_integer() const { return m_big; }
   bool is_plain_text() const { return m_plain; }
   std::int64_t as_int() const { return m_int; }
@@ -84,7 +88,7 @@ class Cell {
   double m_float = 0.0;
   std::string m_text;
   std::string_view m_view;
-  char m_kept[32]{};  // (>= pyjson::k_max_python_float_chars)
+  char m_kept[k_inline_bytes]{};  // (>= pyjson::k_max_python_float_chars)
 
   Cell borrowed() const {
     if (m_borrowed) return *this;

@@ -83,6 +83,14 @@ class CsvText {
     std::memcpy(room(s.size()), s.data(), s.size());
     m_len += s.size();
   }
+  // A cell's text, copied as one fixed-size block when the cell holds it (Cell::text_inline): no
+  // memcpy call for the short texts of every row (statistics, their differences).
+  void put_text(const Cell& c) {
+    if (!c.text_inline()) return put(c.as_text());
+    const std::string_view s = c.as_text();
+    std::memcpy(room(Cell::k_inline_bytes), s.data(), Cell::k_inline_bytes);
+    m_len += s.size();
+  }
   void end_line(std::size_t line_start, std::size_t fields) {
     // Python's csv module writes a record that would be a blank line (one empty field) as "",
     // else it would read back as no record.
@@ -101,7 +109,7 @@ class CsvText {
 void CsvText::field(const Cell& c) {
   switch (c.kind()) {
     case Cell::Kind::text:
-      if (c.is_plain_text()) put(c.as_text());  // (nothing to quote, no formula: cell.h)
+      if (c.is_plain_text()) put_text(c);  // (nothing to quote, no formula: cell.h)
       else text_field(c.as_text());
       return;
     case Cell::Kind::integer:
@@ -113,7 +121,7 @@ void CsvText::field(const Cell& c) {
       }
       return;
     case Cell::Kind::floating:
-      if (!c.kept_str().empty()) put(c.kept_str());  // (a kept float: finite, its repr made)
+      if (!c.kept_str().empty()) put_text(c);  // (a kept float: finite, its repr made)
       else float_field(c.as_float());
       return;
     case Cell::Kind::boolean:

@@ -64,12 +64,32 @@ TEST_SUITE("msdump::compare") {
         CHECK(!c.is_plain_text());
         CHECK(!c.is_big_integer());
       }
+      for (std::string_view text : {"0", "N/A", "12.5%", "a text longer than the thirty-two bytes held inline"}) {
+        Cell c = before;
+        c.set_plain_text(text);
+        CHECK(c == Cell::plain_text(text));
+        CHECK(c.as_text() == text);
+        CHECK(c.is_plain_text());
+        CHECK(c.text_inline() == (text.size() <= Cell::k_inline_bytes));
+      }
       Cell c = before;
       c.clear();
       CHECK(c == Cell());
       CHECK(c.as_text().empty());
       CHECK(!c.is_plain_text());
     }
+  }
+  TEST_CASE("a cell's text is inline (k_inline_bytes readable) only when the cell holds it") {
+    std::string shown = "viewed";
+    CHECK(Cell::short_text("N/A").text_inline());
+    CHECK(Cell::floating_kept(2.6616761684417725).text_inline());
+    CHECK(Cell::floating_kept(2.6616761684417725).as_text() == "2.6616761684417725");
+    CHECK_FALSE(Cell::floating_kept(std::nan("")).text_inline());  // no str() kept
+    CHECK_FALSE(Cell::view(shown).text_inline());
+    CHECK_FALSE(Cell::view_of(Cell::short_text("N/A")).text_inline());
+    CHECK_FALSE(Cell::text(std::string(40, 'x')).text_inline());
+    CHECK_FALSE(Cell::integer(3).text_inline());
+    CHECK_FALSE(Cell().text_inline());
   }
   TEST_CASE("Cell::to_double") {
     CHECK(Cell::integer(-3).to_double() == -3.0);
