@@ -64,35 +64,42 @@ class RowKeys {
     return out;
   }
   // The same into `out` (reused: no allocation once it has grown).
-  void key_into(std::string_view name, std::string_view entry_hint, std::string& out) {
+  void key_into(std::string_view name, std::string_view entry_hint, std::string& out) { out.assign(key_view(name, entry_hint, out)); }
+  // The key: `name` itself when its entry is its own key (not a backward entry), else built
+  // into `out`.
+  std::string_view key_view(std::string_view name, std::string_view entry_hint, std::string& out) {
     const auto length = entry_length(name, entry_hint);
-    if (length == std::string_view::npos) {
-      out.assign(name);
-      return;
-    }
+    if (length == std::string_view::npos) return name;
     const auto entry = name.substr(0, length);
     // The rows of one entry come one after the other: the last entry's key is the usual answer.
     if (!m_has_last || m_last_entry != entry) {
       m_last_entry.assign(entry);
-      m_last = entry_key(entry);
+      m_last_is_entry = !backward(entry);
+      if (!m_last_is_entry) m_last = backward_key(entry);
       m_has_last = true;
     }
+    if (m_last_is_entry) return name;
     out.assign(m_last);
     out += name.substr(length);
+    return out;
   }
 
  private:
+  // (A name without the word cannot be a backward entry: its grammar has a "backward" component.)
+  static bool backward(std::string_view entry) {
+    return entry.find("backward") != std::string_view::npos && dump::parse_entry_name(entry).is_backward();
+  }
   // A forward entry is its own key; a backward entry's key counts it among its operator's
   // backward calls, once: kept by the entry's 128-bit hash (backward entries only, so the memory
   // grows with them alone).
-  std::string entry_key(std::string_view entry) {
-    if (!dump::parse_entry_name(entry).is_backward()) return std::string(entry);
+  const std::string& backward_key(std::string_view entry) {
     auto [it, fresh] = m_backward_key.try_emplace(hash_key(entry));
     if (fresh) it->second = m_keys.key(entry);
     return it->second;
   }
 
   bool m_has_last = false;
+  bool m_last_is_entry = false;  // the last entry is its own key (m_last unused)
   std::string m_last_entry, m_last;
   dump::MatchKeys m_keys;
   std::unordered_map<KeyHash, std::string, KeyHashHasher> m_backward_key;
@@ -232,14 +239,12 @@ std::optional<std::string> RowKeyer::key(std::string_view row_name, std::string_
 
 void RowKeyer::begin_entry(std::string_view entry) {
   if (m_fuzzy || renames()) return;
-  m_state->keys.key_into(entry, entry, m_state->key);
+  m_state->keys.key_view(entry, entry, m_state->key);
 }
 
 KeyHash RowKeyer::hashed(std::string_view row_name, std::string_view entry) {
-  if (!m_fuzzy && !renames()) {  // (key() without its copies of the name)
-    m_state->keys.key_into(row_name, entry, m_state->key);
-    return hash_key(m_state->key);
-  }
+  if (!m_fuzzy && !renames())  // (key() without its copies of the name)
+    return hash_key(m_state->keys.key_view(row_name, entry, m_state->key));
   auto k = key(row_name, entry);
   return k ? hash_key(*k) : k_no_key;
 }
