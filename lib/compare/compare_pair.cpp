@@ -12,7 +12,8 @@
 
 #include "compare/checkers.h"
 #include "compare/csv_writer.h"
-#include "compare/dump_context.h"
+#include "compare/module_parents.h"
+#include "compare/stack_lookup.h"
 #include "compare/dump_index.h"
 #include "compare/stats_diff.h"
 #include "compare/tensor_metrics.h"

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "compare/compare_tree.h"
-#include "compare/dump_context.h"
+#include "compare/stack_lookup.h"
 #include "core/atomic_file.h"
 #include "pyjson/json_writer.h"
 

@@ -3,7 +3,8 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/compare/value_text.cpp
   lib/compare/entry_text_rows.cpp
   lib/compare/dump_index.cpp
-  lib/compare/dump_context.cpp
+  lib/compare/stack_lookup.cpp
+  lib/compare/module_parents.cpp
   lib/compare/table.cpp
   lib/compare/divergence.cpp
   lib/compare/compare_pair.cpp
@@ -31,7 +32,8 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/compare/value_text_test.cpp
   tests/compare/entry_text_rows_test.cpp
   tests/compare/dump_index_test.cpp
-  tests/compare/dump_context_test.cpp
+  tests/compare/stack_lookup_test.cpp
+  tests/compare/module_parents_test.cpp
   tests/compare/yaml_tree_test.cpp
   tests/compare/compare_report_test.cpp
   tests/compare/name_mapping_test.cpp

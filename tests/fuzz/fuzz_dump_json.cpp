@@ -17,7 +17,7 @@
 #include "anomalies/clean_entry.h"
 #include "anomalies/entry_scan.h"
 #include "anomalies/origin_tracker.h"
-#include "compare/dump_context.h"
+#include "compare/stack_lookup.h"
 #include "core/byte_source.h"
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
@@ -175,7 +175,7 @@ void check_anomalies(const msdump::ByteSource& src) {
   }
 }
 
-// compare's stack.json reading (compare/dump_context.h): read with members as text it gives the
+// compare's stack.json reading (compare/stack_lookup.h): read with members as text it gives the
 // cells of every name, or the error, that parsing every member gives.
 void check_stack_lookup(const msdump::ByteSource& src) {
   const auto fast = msdump::compare::parse_stack_lookup(src, "stack.json");

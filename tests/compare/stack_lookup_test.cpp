@@ -1,4 +1,4 @@
-#include "compare/dump_context.h"
+#include "compare/stack_lookup.h"
 
 #include <doctest/doctest.h>
 

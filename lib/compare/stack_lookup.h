@@ -1,11 +1,10 @@
 #pragma once
-// What compare reads beside a dump.json: stack.json (the NPU side's NPU_Stack_Info cells) and
-// construct.json (module chains of the first difference / divergence). Both are optional:
-// a missing file is no error; an unreadable or malformed one is (naming the file).
+// stack.json as compare reads it: the NPU side's NPU_Stack_Info cells, and one entry's frames
+// for -da. The file is optional: a missing one is no error; an unreadable or malformed one is
+// (naming the file).
 
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "compare/table.h"
@@ -37,21 +36,5 @@ Result<StackLookup> load_stack_lookup(const std::string& dir);
 
 // The frames of one entry in `dir`/stack.json (nullopt: no stack.json, or no stack for it).
 Result<std::optional<std::vector<std::string>>> load_stack_frames(const std::string& dir, const std::string& entry);
-
-// construct.json: node -> parent module (null at the top; the Megatron form [parent, micro_step]
-// counts by its parent).
-class ModuleParents {
- public:
-  static Result<ModuleParents> parse(std::string_view text, const std::string& shown_as);
-  // The modules enclosing `entry`, outermost first (empty when construct.json does not know it).
-  std::vector<std::string> chain(const std::string& entry) const;
-  bool empty() const { return m_parent.empty(); }
-
- private:
-  std::unordered_map<std::string, std::string> m_parent;  // "" = no parent
-};
-
-// Reads `<dir>/construct.json` if present.
-Result<ModuleParents> load_module_parents(const std::string& dir);
 
 }  // namespace msdump::compare
