@@ -35,13 +35,17 @@ char* format_float_str(char* out, double x) {
 
 Cell Cell::short_text(std::string_view s) {
   Cell c;
-  if (s.size() > sizeof(c.m_kept)) {
-    c.m_text = std::string(s);
-  } else {
-    std::copy(s.begin(), s.end(), c.m_kept);
-    c.m_kept_size = static_cast<std::uint8_t>(s.size());
-  }
+  c.store_text(s);
   return c;
+}
+
+void Cell::store_text(std::string_view s) {
+  if (s.size() > sizeof(m_kept)) {
+    m_text.assign(s);
+  } else {
+    std::copy(s.begin(), s.end(), m_kept);
+    m_kept_size = static_cast<std::uint8_t>(s.size());
+  }
 }
 
 Cell Cell::floating_kept(double v) {
@@ -62,12 +66,7 @@ void Cell::clear() {
 
 void Cell::set_plain_text(std::string_view s) {
   clear();
-  if (s.size() > sizeof(m_kept)) {
-    m_text.assign(s);
-  } else {
-    std::copy(s.begin(), s.end(), m_kept);
-    m_kept_size = static_cast<std::uint8_t>(s.size());
-  }
+  store_text(s);
   m_plain = true;
 }
 

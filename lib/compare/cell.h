@@ -90,6 +90,9 @@ class Cell {
   std::string_view m_view;
   char m_kept[k_inline_bytes]{};  // (>= pyjson::k_max_python_float_chars)
 
+  // A text cell's storage: `s` in m_kept when it fits, else in m_text (the cell holds no text).
+  void store_text(std::string_view s);
+
   Cell borrowed() const {
     if (m_borrowed) return *this;
     Cell c;

@@ -178,10 +178,8 @@ Rule rule_for(StatClass n, StatClass b) {
   return Rule::na;  // inf vs inf (or -inf vs -inf) spelled differently: msprobe has no rule
 }
 
-// (Every text stats_diff gives is a plain one: "0", "N/A", "Diff", "nan", "inf", "-inf", a
-// float's str() with or without '%'.)
-
-// `cell` becomes str(x) followed by `suffix`, as a plain text.
+// `cell` becomes str(x) followed by `suffix`, as a plain text. (Every text stats_diff gives is a
+// plain one: "0", "N/A", "Diff", "nan", "inf", "-inf", a float's str() with or without '%'.)
 void set_float_text(Cell& cell, double x, std::string_view suffix = {}) {
   char buf[pyjson::k_max_python_float_chars + 8];
   char* end = std::copy(suffix.begin(), suffix.end(), format_float_str(buf, x));
