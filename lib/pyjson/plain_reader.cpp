@@ -91,36 +91,41 @@ const char* PlainReader::value(const char* p, Value& into) {
   }
 }
 
+bool read_number_token(std::string_view token, JsonCursor& cursor, Value& into) {
+  // Up to 18 digits always fit in int64 (the parser's own fast case); a valid integral token is
+  // an optional '-' and digits (a float stops the loop at its '.' or exponent).
+  const bool negative = token[0] == '-';
+  if (token.size() - (negative ? 1 : 0) <= 18) {
+    std::int64_t v = 0;
+    std::size_t i = negative ? 1 : 0;
+    for (; i < token.size(); ++i) {
+      const unsigned d = static_cast<unsigned char>(token[i]) - static_cast<unsigned>('0');
+      if (d > 9) break;
+      v = v * 10 + static_cast<std::int64_t>(d);
+    }
+    if (i == token.size()) {
+      into = Value::integer(negative ? -v : v);
+      return true;
+    }
+  }
+  // Floats and long integers: exactly as the parser reads them.
+  cursor.reset(token);
+  if (!cursor.parse_value(into)) return false;
+  into.set_offset(0);
+  return true;
+}
+
 const char* PlainReader::number(const char* p, Value& into) {
   if (p[0] == '-' && p + 1 != m_end && p[1] == 'I') {
     into = Value::floating(-std::numeric_limits<double>::infinity());
     return p + 9;
   }
   const char* e = p;
-  bool integral = true;
-  while (e != m_end) {
-    const char c = *e;
-    if (c == '.' || c == 'e' || c == 'E') integral = false;
-    else if (c != '-' && c != '+' && (c < '0' || c > '9')) break;
-    ++e;
-  }
-  // Up to 18 digits always fit in int64 (the parser's own fast case); the text is valid, so
-  // an integral token is an optional '-' and digits.
-  const bool negative = *p == '-';
-  const std::size_t digits = static_cast<std::size_t>(e - p) - (negative ? 1 : 0);
-  if (integral && digits <= 18) {
-    std::int64_t v = 0;
-    for (const char* d = p + (negative ? 1 : 0); d != e; ++d) v = v * 10 + (*d - '0');
-    into = Value::integer(negative ? -v : v);
-    return e;
-  }
-  // Floats, -Infinity and long integers: exactly as the parser reads them.
-  m_cursor.reset(std::string_view(p, static_cast<std::size_t>(e - p)));
-  if (!m_cursor.parse_value(into)) {
+  while (e != m_end && ((*e >= '0' && *e <= '9') || *e == '.' || *e == 'e' || *e == 'E' || *e == '-' || *e == '+')) ++e;
+  if (!read_number_token(std::string_view(p, static_cast<std::size_t>(e - p)), m_cursor, into)) {
     m_error = m_cursor.error();
     return nullptr;
   }
-  into.set_offset(0);
   return e;
 }
 

@@ -15,6 +15,11 @@
 
 namespace msdump::pyjson {
 
+// Reads the number token `token` (valid JSON number text, not NaN or Infinity) into `into`,
+// exactly as parse_json reads it (integers of up to 18 digits here, everything else through
+// `cursor`); offset 0. False only if the cursor rejects the token (error in cursor.error()).
+bool read_number_token(std::string_view token, JsonCursor& cursor, Value& into);
+
 class PlainReader {
  public:
   // Reads `text` into the reader's Value and returns it (valid until the next call).

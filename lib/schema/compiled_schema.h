@@ -166,8 +166,12 @@ class CompiledSchema {
 
   // Whether `value` is valid, stopping at the first broken rule (no messages).
   bool is_valid(const pyjson::Value& value) const;
+  // The same against `node`, one of this schema's nodes.
+  bool is_valid_at(const SchemaNode& node, const pyjson::Value& value) const;
 
   const SchemaNode& root() const { return *m_root; }
+  // Every node of the schema (those reachable from root() among them).
+  const std::vector<std::unique_ptr<SchemaNode>>& nodes() const { return m_nodes; }
 
  private:
   std::vector<std::unique_ptr<SchemaNode>> m_nodes;

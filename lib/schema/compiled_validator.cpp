@@ -801,4 +801,8 @@ bool CompiledSchema::validate(const pyjson::Value& value, std::string_view prefi
 
 bool CompiledSchema::is_valid(const pyjson::Value& value) const { return Walker<true>(nullptr, {}).check(*m_root, value); }
 
+bool CompiledSchema::is_valid_at(const SchemaNode& node, const pyjson::Value& value) const {
+  return Walker<true>(nullptr, {}).check(node, value);
+}
+
 }  // namespace msdump::schema

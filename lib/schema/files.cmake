@@ -6,6 +6,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/schema/schema_regex_set.cpp
   lib/schema/compiled_schema.cpp
   lib/schema/compiled_validator.cpp
+  lib/schema/verdict_inputs.cpp
   lib/schema/schema_validator.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/schema/schema_regex_test.cpp

@@ -16,8 +16,10 @@ namespace {
 
 using pyjson::Value;
 
-void check_name(const std::string& name, const dump::EntryName& parsed, const EntryContext& ctx,
-                const std::string& pointer, FindingSink& sink) {
+}  // namespace
+
+void check_entry_name(const std::string& name, const dump::EntryName& parsed, const EntryContext& ctx,
+                      const std::string& pointer, FindingSink& sink) {
   if (parsed.kind == dump::EntryKind::unknown) {
     sink.add(FindingKind::name, name, pointer, "entry name does not follow msprobe's grammar",
              "<Prefix>.<api>.<N>.forward|backward, Module|Cell.<path>.<Class>.forward|backward.<N> or "
@@ -41,6 +43,8 @@ void check_name(const std::string& name, const dump::EntryName& parsed, const En
                ms ? "Cell." : "Module.", std::string(parsed.prefix) + ".");
   }
 }
+
+namespace {
 
 void check_data_name(const LeafView& leaf, const std::string& name, const std::string& section,
                      const std::vector<std::string>& path, bool pg, Framework fw, const std::string& pointer,
@@ -209,7 +213,7 @@ void check_entry(const std::string& name, const Value& entry, const EntryContext
 void check_entry(const std::string& name, const Value& entry, const EntryContext& ctx, const std::string& pointer,
                  FindingSink& sink, EntryTally* tally, bool no_duplicate_keys) {
   const auto parsed = dump::parse_entry_name(name);
-  check_name(name, parsed, ctx, pointer, sink);
+  check_entry_name(name, parsed, ctx, pointer, sink);
   if (!no_duplicate_keys) check_duplicate_keys(entry, name, pointer, sink);
   if (!entry.is_object()) return;  // the schema reports it
   std::uint32_t signals = dump::entry_signals(parsed, entry, ctx.rules.framework);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/profile.h"
+#include "dump/entry_name.h"
 #include "pyjson/json_value.h"
 #include "verify/finding_sink.h"
 #include "verify/leaf_rules.h"
@@ -41,6 +42,11 @@ struct EntryTally {
 void check_entry(const std::string& name, const pyjson::Value& entry, const EntryContext& ctx,
                  const std::string& pointer, FindingSink& sink, EntryTally* tally,
                  bool no_duplicate_keys = false);
+
+// The checks of the entry's name alone, the first of check_entry's: msprobe's grammar, debug
+// entries, the level, Module/Cell for the framework.
+void check_entry_name(const std::string& name, const dump::EntryName& parsed, const EntryContext& ctx,
+                      const std::string& pointer, FindingSink& sink);
 
 // Reports every object in `v` (recursively) that has the same key twice.
 void check_duplicate_keys(const pyjson::Value& v, const std::string& entry, const std::string& pointer,

@@ -246,9 +246,19 @@ LeafView::LeafView(const Value& leaf) : m_leaf(&leaf) {
       default: break;
     }
   }
+  if (m_shape != nullptr && m_shape->is_array()) m_shape_items = std::span<const Value>(m_shape->as_array());
 }
 
+LeafView::LeafView(const Value* dtype, std::optional<std::span<const Value>> shape,
+                   const std::array<const Value*, 4>& stats)
+    : m_shape_items(shape), m_dtype(dtype), m_max(stats[0]), m_min(stats[1]), m_mean(stats[2]), m_norm(stats[3]) {}
+
 const Value* LeafView::find(std::string_view key) const {
+  if (m_leaf == nullptr) {  // (the members-only view: shape is read through shape_items())
+    for (std::size_t i = 0; i < 4; ++i)
+      if (key == k_stats[i]) return std::array{m_max, m_min, m_mean, m_norm}[i];
+    return key == "dtype" ? m_dtype : nullptr;
+  }
   if (!m_leaf->is_object()) return nullptr;
   switch (key.size()) {
     case 3:
@@ -282,11 +292,11 @@ void check_tensor_leaf(const LeafView& leaf, bool ndarray, const LeafRules& rule
                        const std::string& pointer, FindingSink& sink, std::uint32_t* signals) {
   const Ctx c{entry, pointer, sink};
   const Value* dtype_v = leaf.find("dtype");
-  const Value* shape_v = leaf.find("shape");
-  if (dtype_v == nullptr || !dtype_v->is_string() || shape_v == nullptr || !shape_v->is_array()) return;  // schema
+  const auto shape_items = leaf.shape_items();
+  if (dtype_v == nullptr || !dtype_v->is_string() || !shape_items) return;  // schema
   thread_local tensor::Shape shape;  // reused: no allocation per leaf
   shape.clear();
-  for (const auto& d : shape_v->as_array()) {
+  for (const auto& d : *shape_items) {
     if (d.kind() != Kind::integer || d.as_int() < 0) return;  // schema reports it
     shape.push_back(d.as_int());
   }

@@ -5,8 +5,10 @@
 // integers and float64: null Mean/Norm; Min <= Mean <= Max and Norm >= 0 where finite;
 // half-precision values representable in their dtype; ...).
 
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -29,11 +31,20 @@ struct LeafRules {
 class LeafView {
  public:
   explicit LeafView(const pyjson::Value& leaf);
+  // A leaf given by the members check_tensor_leaf reads, with no object around them (verify's
+  // checked shapes, checked_shapes.h): `shape` holds the items of its shape array (nullopt: no
+  // shape array); `stats` are Max, Min, Mean and Norm (nullptr: absent). find() answers these
+  // keys only, and value() must not be called.
+  LeafView(const pyjson::Value* dtype, std::optional<std::span<const pyjson::Value>> shape,
+           const std::array<const pyjson::Value*, 4>& stats);
   const pyjson::Value* find(std::string_view key) const;
   const pyjson::Value& value() const { return *m_leaf; }
+  // The items of the shape member, when it is an array.
+  std::optional<std::span<const pyjson::Value>> shape_items() const { return m_shape_items; }
 
  private:
-  const pyjson::Value* m_leaf;
+  const pyjson::Value* m_leaf = nullptr;
+  std::optional<std::span<const pyjson::Value>> m_shape_items;
   const pyjson::Value *m_type = nullptr, *m_dtype = nullptr, *m_shape = nullptr, *m_max = nullptr, *m_min = nullptr,
                       *m_mean = nullptr, *m_norm = nullptr, *m_data_name = nullptr, *m_md5 = nullptr;
 };

@@ -33,6 +33,8 @@ class SchemaCheck {
   // (entry is moved there and back). Touches nothing else: safe on another thread.
   bool is_valid(const std::string& name, pyjson::Value& entry, pyjson::Value& wrapper) const;
   const std::string& schema_name() const { return m_name; }
+  // The compiled entry schema (shared by every SchemaCheck of this framework and profile).
+  const std::shared_ptr<const schema::CompiledSchema>& compiled() const { return m_entry; }
 
  private:
   SchemaCheck() = default;

@@ -1,0 +1,203 @@
+#include "verify/checked_shapes.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "dump/entry_name.h"
+#include "dump/format_signals.h"
+#include "dump/leaf_walk.h"
+#include "pyjson/plain_reader.h"
+#include "pyjson/plain_scanner.h"
+#include "pyjson/tree_arena.h"
+#include "verify/leaf_rules.h"
+
+namespace msdump::verify {
+namespace {
+
+using pyjson::Kind;
+using pyjson::Value;
+
+constexpr std::string_view k_stats[] = {"Max", "Min", "Mean", "Norm"};
+
+// A number that came from a number token: NaN and the infinities in a tree are the literals (a
+// token that overflows is never learned, see on_number).
+bool is_number_token(const Value& v) {
+  return v.kind() == Kind::integer || v.kind() == Kind::big_integer ||
+         (v.kind() == Kind::floating && std::isfinite(v.as_float()));
+}
+
+// The entry's number tokens in text order (the tree keeps members and items in text order).
+void collect_numbers(const Value& v, std::vector<const Value*>& out) {
+  if (is_number_token(v)) out.push_back(&v);
+  else if (v.is_array())
+    for (const Value& item : v.as_array()) collect_numbers(item, out);
+  else if (v.is_object())
+    for (const auto& m : v.as_object()) collect_numbers(m.value, out);
+}
+
+std::int32_t index_of(const std::vector<const Value*>& numbers, const Value* v) {
+  for (std::size_t i = 0; i < numbers.size(); ++i)
+    if (numbers[i] == v) return static_cast<std::int32_t>(i);
+  return -1;
+}
+
+}  // namespace
+
+std::size_t CheckedShapes::ShapeHash::operator()(const std::string& s) const noexcept {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+  auto mix = [&h](std::uint64_t w) {
+    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 29;
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    mix(w);
+  }
+  std::uint64_t tail = 0;
+  std::memcpy(&tail, s.data() + i, s.size() - i);
+  mix(tail);
+  return static_cast<std::size_t>(h * 0x94D049BB133111EBull);
+}
+
+CheckedShapes::CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schema,
+                             std::shared_ptr<const EntryContext> ctx)
+    : m_schema(std::move(schema)), m_ctx(std::move(ctx)) {
+  if (!m_schema) return;
+  m_name_key = schema::MemberNameKey::of(*m_schema);
+  m_classes = schema::NumberClasses::of(*m_schema);
+}
+
+bool CheckedShapes::read_shape(const std::string& name, const dump::EntryName& parsed, std::string_view text) {
+  m_shape.clear();
+  m_name_key->append(name, m_shape);
+  m_shape += '\xFF';
+  m_shape += static_cast<char>(parsed.kind);
+  m_shape += parsed.numbered ? '1' : '0';
+  m_shape += '\xFF';
+  m_numbers.clear();
+  m_cut = text.data();
+  struct Watch {
+    CheckedShapes* self;
+    bool key(std::string_view) { return true; }
+    bool number(const pyjson::NumberText& n) { return self->on_number(n.begin, n.end); }
+    bool non_finite() { return true; }
+  };
+  pyjson::PlainScanner<Watch> scan(text.data(), text.data() + text.size(), Watch{this});
+  if (!scan.whole_value()) return false;
+  m_shape.append(m_cut, text.data() + text.size());
+  return true;
+}
+
+bool CheckedShapes::on_number(const char* begin, const char* end) {
+  Value& v = m_numbers.emplace_back();
+  if (!pyjson::read_number_token(std::string_view(begin, static_cast<std::size_t>(end - begin)), m_cursor, v))
+    return false;
+  if (v.is_float() && !std::isfinite(v.as_float())) return false;  // (1e999: the tree shows Infinity)
+  const auto c = m_classes->class_of(v);
+  m_shape.append(m_cut, begin);
+  m_shape += static_cast<char>(0x80 | c.kind);  // (never in plain text: it is ASCII)
+  m_shape += static_cast<char>(c.position);
+  m_cut = end;
+  return true;
+}
+
+std::optional<CheckedShapes::Settled> CheckedShapes::check_text(const std::string& name, std::string_view text,
+                                                                 const std::string& pointer, FindingSink& sink) {
+  m_pending = false;
+  if (!enabled()) return std::nullopt;
+  const auto parsed = dump::parse_entry_name(name);
+  if (!read_shape(name, parsed, text)) return std::nullopt;
+  const auto it = m_plans.find(m_shape);
+  if (it == m_plans.end()) {
+    m_pending = true;
+    return std::nullopt;
+  }
+  return run(it->second, name, parsed, pointer, sink);
+}
+
+CheckedShapes::Settled CheckedShapes::run(const Plan& plan, const std::string& name, const dump::EntryName& parsed,
+                                          const std::string& pointer, FindingSink& sink) const {
+  // What check_entry runs that reads more than the shape: the name, and each leaf's rules.
+  check_entry_name(name, parsed, *m_ctx, pointer, sink);
+  Settled s{plan.leaves.size(), plan.entry_signals, plan.has_input_args};
+  thread_local std::string lp;
+  for (const LeafPlan& leaf : plan.leaves) {
+    std::array<const Value*, 4> stats{};
+    for (std::size_t k = 0; k < 4; ++k)
+      stats[k] = leaf.stat_number[k] >= 0 ? &m_numbers[static_cast<std::size_t>(leaf.stat_number[k])]
+                 : leaf.stat_literal[k] ? &*leaf.stat_literal[k]
+                                        : nullptr;
+    std::optional<std::span<const Value>> shape;
+    if (leaf.shape_begin >= 0)
+      shape = std::span<const Value>(m_numbers.data() + leaf.shape_begin,
+                                     static_cast<std::size_t>(leaf.shape_end - leaf.shape_begin));
+    lp.assign(pointer);
+    lp += leaf.pointer;
+    check_tensor_leaf(LeafView(leaf.has_dtype ? &leaf.dtype : nullptr, shape, stats), leaf.ndarray, m_ctx->rules, name,
+                      lp, sink, &s.signals);
+  }
+  return s;
+}
+
+std::optional<CheckedShapes::Plan> CheckedShapes::plan_of(const Value& entry, const dump::EntryName& parsed) const {
+  if (!entry.is_object()) return std::nullopt;
+  const pyjson::TreeArenaScope heap(nullptr);  // the plan outlives the entry's tree arena
+  std::vector<const Value*> numbers;
+  collect_numbers(entry, numbers);
+  Plan plan;
+  plan.numbers = numbers.size();
+  plan.entry_signals = dump::entry_signals(parsed, entry, m_ctx->rules.framework);
+  plan.has_input_args = entry.find("input_args") != nullptr;
+  bool ok = true;
+  std::vector<std::string> path;
+  for (const auto& section : entry.as_object()) {
+    path.clear();
+    dump::walk_leaves(section.value, path, [&](const Value& v, dump::LeafKind kind, const std::vector<std::string>& p) {
+      if (!ok || (kind != dump::LeafKind::tensor && kind != dump::LeafKind::ndarray)) return;
+      const LeafView view(v);
+      if (view.find("data_name") != nullptr || view.find("md5") != nullptr) {
+        ok = false;  // checked against the entry's name, or against other leaves
+        return;
+      }
+      LeafPlan& leaf = plan.leaves.emplace_back();
+      dump::append_pointer_token(leaf.pointer, section.key);
+      for (const auto& c : p) dump::append_pointer_token(leaf.pointer, c);
+      leaf.ndarray = kind == dump::LeafKind::ndarray;
+      if (const Value* dtype = view.find("dtype")) {
+        if (!dtype->is_string()) ok = false;
+        leaf.dtype = *dtype;
+        leaf.has_dtype = true;
+      }
+      if (const auto items = view.shape_items()) {
+        const std::int32_t first = items->empty() ? 0 : index_of(numbers, &items->front());
+        for (std::size_t i = 0; i < items->size() && ok; ++i)
+          ok = first >= 0 && static_cast<std::size_t>(first) + i < numbers.size() &&
+               numbers[static_cast<std::size_t>(first) + i] == &(*items)[i];
+        leaf.shape_begin = first;
+        leaf.shape_end = first + static_cast<std::int32_t>(items->size());
+      }
+      for (std::size_t k = 0; k < 4; ++k) {
+        const Value* stat = view.find(k_stats[k]);
+        if (stat == nullptr) continue;
+        leaf.stat_number[k] = index_of(numbers, stat);
+        if (leaf.stat_number[k] < 0) leaf.stat_literal[k] = *stat;
+      }
+    });
+    if (!ok) return std::nullopt;
+  }
+  return plan;
+}
+
+void CheckedShapes::learn(const std::string& name, const Value& entry, bool clean) {
+  if (!m_pending) return;
+  m_pending = false;
+  if (!clean || m_plan_bytes >= k_max_shape_bytes) return;
+  auto plan = plan_of(entry, dump::parse_entry_name(name));
+  if (!plan || plan->numbers != m_numbers.size()) return;
+  m_plan_bytes += m_shape.size() + plan->leaves.size() * sizeof(LeafPlan);
+  m_plans.emplace(m_shape, std::move(*plan));
+}
+
+}  // namespace msdump::verify

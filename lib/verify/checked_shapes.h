@@ -1,0 +1,118 @@
+#pragma once
+// CheckedShapes: verify's entries settled from their text when an entry of the same shape has
+// been checked and found clean. Most entries of a dump repeat a few shapes (the same API or
+// module called again, on tensors of other sizes and values), and what the schema and the
+// structural entry checks find depends on the shape alone:
+//
+// - An entry's shape is its text with every number token cut out and replaced by the number's
+//   class (schema::NumberClasses: kind, and position among the schema's numeric constants, 0
+//   among them), prefixed with what the schema reads of the entry's name
+//   (schema::MemberNameKey) and the name's kind (forward, backward, module, ...). Keys,
+//   strings, literals (null, true, false, NaN, Infinity) and whitespace stay as they are.
+// - Text that PlainScanner accepts (plain ASCII, no escapes) is read in one scan that checks its
+//   syntax, parses every number and builds the shape. A shape learned before (an entry with
+//   that shape drew no finding at all) settles the entry: its name is checked
+//   (check_entry_name) and each tensor leaf's rules run on this entry's numbers
+//   (check_tensor_leaf); everything else would find what it found before, nothing.
+// - Otherwise the entry is parsed and checked whole, and learn() remembers its shape if the
+//   checks found nothing: where each leaf's numbers are among the entry's number tokens (its
+//   dtype and literal statistics are part of the shape).
+//
+// Shapes whose checks read more than the shape and the numbers that reach the leaf rules are
+// never learned: leaves with data_name (compared with the entry name) or md5 (compared between
+// leaves), and number tokens that read as an infinity (the tree cannot tell them from Infinity).
+// Schemas the classes cannot account for turn the whole thing off (enabled() false).
+//
+// One per checking thread (it keeps scratch state); bounded (k_max_shape_bytes).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pyjson/json_cursor.h"
+#include "pyjson/json_value.h"
+#include "schema/compiled_schema.h"
+#include "schema/verdict_inputs.h"
+#include "verify/entry_checks.h"
+#include "verify/finding_sink.h"
+
+namespace msdump::verify {
+
+class CheckedShapes {
+ public:
+  // Shapes learned per thread, at most this many bytes of them (then no more are learned).
+  static constexpr std::size_t k_max_shape_bytes = 8u << 20;
+
+  CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schema, std::shared_ptr<const EntryContext> ctx);
+  bool enabled() const { return m_classes.has_value() && m_name_key.has_value(); }
+
+  // What a settled entry adds to verify's counts.
+  struct Settled {
+    std::uint64_t leaves = 0;
+    std::uint32_t signals = 0;
+    bool has_input_args = false;
+  };
+
+  // Entry `name` (JSON Pointer `pointer`) from its text: when its shape is known, runs the
+  // name's and the leaves' checks into `sink` and returns what it counted; nullopt (nothing
+  // added to `sink`) when the entry must be checked whole, its shape then kept for learn().
+  std::optional<Settled> check_text(const std::string& name, std::string_view text, const std::string& pointer,
+                                    FindingSink& sink);
+
+  // After the whole checks of the entry check_text has just read: `clean` when they found
+  // nothing and the entry repeats no key. Learns the entry's shape from its tree then. Any other
+  // entry (one check_text did not read) is ignored.
+  void learn(const std::string& name, const pyjson::Value& entry, bool clean);
+
+  std::size_t shapes() const { return m_plans.size(); }
+
+ private:
+  struct LeafPlan {
+    std::string pointer;  // below the entry's own
+    bool ndarray = false;
+    pyjson::Value dtype;                  // (the shape holds it: strings are not cut)
+    bool has_dtype = false;
+    std::int32_t shape_begin = -1, shape_end = -1;  // its shape's items among the numbers; -1: no shape array
+    std::array<std::int32_t, 4> stat_number{-1, -1, -1, -1};  // Max, Min, Mean, Norm among the numbers
+    std::array<std::optional<pyjson::Value>, 4> stat_literal;  // or a literal (null, true, NaN...), or absent
+  };
+  struct Plan {
+    std::vector<LeafPlan> leaves;
+    std::uint32_t entry_signals = 0;
+    bool has_input_args = false;
+    std::size_t numbers = 0;
+  };
+
+  bool read_shape(const std::string& name, const dump::EntryName& parsed, std::string_view text);
+  bool on_number(const char* begin, const char* end);
+  std::optional<Plan> plan_of(const pyjson::Value& entry, const dump::EntryName& parsed) const;
+  Settled run(const Plan& plan, const std::string& name, const dump::EntryName& parsed, const std::string& pointer,
+              FindingSink& sink) const;
+
+  std::shared_ptr<const schema::CompiledSchema> m_schema;
+  std::shared_ptr<const EntryContext> m_ctx;
+  std::optional<schema::MemberNameKey> m_name_key;
+  std::optional<schema::NumberClasses> m_classes;
+  // Shapes are compared whole; the hash reads 8 bytes a step (std::hash's reads were 4% of a
+  // verify).
+  struct ShapeHash {
+    std::size_t operator()(const std::string& s) const noexcept;
+  };
+  std::unordered_map<std::string, Plan, ShapeHash> m_plans;
+  std::size_t m_plan_bytes = 0;
+
+  // The entry being read: its shape and numbers.
+  std::string m_shape;
+  std::vector<pyjson::Value> m_numbers;
+  const char* m_cut = nullptr;  // end of the text already in m_shape
+  pyjson::JsonCursor m_cursor;  // floats and long integers
+  bool m_pending = false;       // m_shape is the unknown shape of the entry check_text last read
+};
+
+}  // namespace msdump::verify
