@@ -14,6 +14,7 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/schema/schema_regex_set_test.cpp
   tests/schema/embedded_schemas_test.cpp
   tests/schema/compiled_schema_test.cpp
+  tests/schema/verdict_inputs_test.cpp
   tests/schema/samples_validate_test.cpp
   tests/schema/dump_mutations_test.cpp)
 # The differential tests against valijson are tests/schema/reference/files.cmake, included by the
