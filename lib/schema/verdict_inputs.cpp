@@ -125,27 +125,9 @@ std::optional<NumberClasses> NumberClasses::of(const CompiledSchema& schema) {
   return c;
 }
 
-NumberClasses::Class NumberClasses::class_of(const pyjson::Value& v) const {
-  double x = 0;
-  Class c;
-  switch (v.kind()) {
-    case pyjson::Kind::integer: x = static_cast<double>(v.as_int()); break;
-    case pyjson::Kind::floating:
-      x = v.as_float();
-      c.kind = 1;
-      break;
-    default:  // big integers: beyond every point (the validator reads them as +-infinity)
-      x = v.as_big_integer()[0] == '-' ? -HUGE_VAL : HUGE_VAL;
-      c.kind = 2;
-  }
-  if (std::isnan(x)) {
-    c.position = 0xFF;
-    return c;
-  }
-  const auto below = static_cast<unsigned>(std::lower_bound(m_points.begin(), m_points.end(), x) - m_points.begin());
-  const bool at = below < m_points.size() && m_points[below] == x;
-  c.position = static_cast<std::uint8_t>(2 * below + (at ? 1 : 0));
-  return c;
+// Big integers lie beyond every point (the validator reads them as +-infinity).
+NumberClasses::Class NumberClasses::big_class(const pyjson::Value& v) const {
+  return place(v.as_big_integer()[0] == '-' ? -HUGE_VAL : HUGE_VAL, 2);
 }
 
 }  // namespace msdump::schema

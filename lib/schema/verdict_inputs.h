@@ -57,12 +57,29 @@ class NumberClasses {
     bool operator==(const Class&) const = default;
   };
   // The class of a number (an integer, floating or big_integer Value).
-  Class class_of(const pyjson::Value& number) const;
+  Class class_of(const pyjson::Value& number) const {
+    if (number.kind() == pyjson::Kind::integer) return place(static_cast<double>(number.as_int()), 0);
+    if (number.kind() == pyjson::Kind::floating) return place(number.as_float(), 1);
+    return big_class(number);
+  }
 
   // The constants (sorted, distinct; 0 is always one of them, for callers' own zero tests).
   const std::vector<double>& points() const { return m_points; }
 
  private:
+  Class place(double x, std::uint8_t kind) const {
+    Class c{kind, 0xFF};
+    if (x != x) return c;  // NaN
+    unsigned below = 0, at = 0;
+    for (const double p : m_points) {  // (a few points: a loop beats a binary search)
+      below += p < x;
+      at += p == x;
+    }
+    c.position = static_cast<std::uint8_t>(2 * below + at);
+    return c;
+  }
+  Class big_class(const pyjson::Value& number) const;
+
   std::vector<double> m_points;
 };
 

@@ -1,5 +1,6 @@
 #include "verify/checked_shapes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -43,7 +44,7 @@ std::int32_t index_of(const std::vector<const Value*>& numbers, const Value* v) 
 
 }  // namespace
 
-std::size_t CheckedShapes::ShapeHash::operator()(const std::string& s) const noexcept {
+std::size_t CheckedShapes::ShapeHash::operator()(std::string_view s) const noexcept {
   std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
   auto mix = [&h](std::uint64_t w) {
     h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
@@ -70,36 +71,62 @@ CheckedShapes::CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schem
 }
 
 bool CheckedShapes::read_shape(const std::string& name, const dump::EntryName& parsed, std::string_view text) {
-  m_shape.clear();
-  m_name_key->append(name, m_shape);
-  m_shape += '\xFF';
-  m_shape += static_cast<char>(parsed.kind);
-  m_shape += parsed.numbered ? '1' : '0';
-  m_shape += '\xFF';
-  m_numbers.clear();
+  thread_local std::string head;
+  head.clear();
+  m_name_key->append(name, head);
+  head += '\xFF';
+  head += static_cast<char>(parsed.kind);
+  head += parsed.numbered ? '1' : '0';
+  head += '\xFF';
+  // Written through a pointer: a number token (>= 1 byte) becomes 2 bytes, and short runs are
+  // copied 32 bytes at a time, so the buffer has room for twice the text and 32 bytes more.
+  const std::size_t room = head.size() + 2 * text.size() + 32;
+  if (m_shape.size() < room) m_shape.resize(std::max(room, 2 * m_shape.size()));
+  std::memcpy(m_shape.data(), head.data(), head.size());
+  m_out = m_shape.data() + head.size();
+  m_count = 0;
   m_cut = text.data();
+  m_text_end = text.data() + text.size();
   struct Watch {
     CheckedShapes* self;
     bool key(std::string_view) { return true; }
-    bool number(const pyjson::NumberText& n) { return self->on_number(n.begin, n.end); }
+    bool number(const pyjson::NumberText& n) { return self->on_number(n); }
     bool non_finite() { return true; }
   };
-  pyjson::PlainScanner<Watch> scan(text.data(), text.data() + text.size(), Watch{this});
+  pyjson::PlainScanner<Watch> scan(text.data(), m_text_end, Watch{this});
   if (!scan.whole_value()) return false;
-  m_shape.append(m_cut, text.data() + text.size());
+  copy_run(m_text_end);
+  m_shape_size = static_cast<std::size_t>(m_out - m_shape.data());
   return true;
 }
 
-bool CheckedShapes::on_number(const char* begin, const char* end) {
-  Value& v = m_numbers.emplace_back();
-  if (!pyjson::read_number_token(std::string_view(begin, static_cast<std::size_t>(end - begin)), m_cursor, v))
+// The text from m_cut to `to` into the shape.
+void CheckedShapes::copy_run(const char* to) {
+  const auto n = static_cast<std::size_t>(to - m_cut);
+  if (n <= 32 && m_text_end - m_cut >= 32) std::memcpy(m_out, m_cut, 32);  // (one 32-byte move)
+  else std::memcpy(m_out, m_cut, n);
+  m_out += n;
+}
+
+bool CheckedShapes::on_number(const pyjson::NumberText& n) {
+  if (m_count == m_numbers.size()) m_numbers.emplace_back();
+  Value& v = m_numbers[m_count++];
+  const bool negative = *n.begin == '-';
+  if (n.int_end == n.end && n.int_end - n.int_begin <= 18) {  // an integer of up to 18 digits
+    std::int64_t x = 0;
+    for (const char* d = n.int_begin; d != n.int_end; ++d) x = x * 10 + (*d - '0');
+    v = Value::integer(negative ? -x : x);
+  } else if (!pyjson::read_number_token(std::string_view(n.begin, static_cast<std::size_t>(n.end - n.begin)), m_cursor,
+                                        v)) {
     return false;
-  if (v.is_float() && !std::isfinite(v.as_float())) return false;  // (1e999: the tree shows Infinity)
+  } else if (v.is_float() && !std::isfinite(v.as_float())) {
+    return false;  // (1e999: the tree shows Infinity)
+  }
   const auto c = m_classes->class_of(v);
-  m_shape.append(m_cut, begin);
-  m_shape += static_cast<char>(0x80 | c.kind);  // (never in plain text: it is ASCII)
-  m_shape += static_cast<char>(c.position);
-  m_cut = end;
+  copy_run(n.begin);
+  *m_out++ = static_cast<char>(0x80 | c.kind);  // (never in plain text: it is ASCII)
+  *m_out++ = static_cast<char>(c.position);
+  m_cut = n.end;
   return true;
 }
 
@@ -109,7 +136,7 @@ std::optional<CheckedShapes::Settled> CheckedShapes::check_text(const std::strin
   if (!enabled()) return std::nullopt;
   const auto parsed = dump::parse_entry_name(name);
   if (!read_shape(name, parsed, text)) return std::nullopt;
-  const auto it = m_plans.find(m_shape);
+  const auto it = m_plans.find(shape());
   if (it == m_plans.end()) {
     m_pending = true;
     return std::nullopt;
@@ -195,9 +222,9 @@ void CheckedShapes::learn(const std::string& name, const Value& entry, bool clea
   m_pending = false;
   if (!clean || m_plan_bytes >= k_max_shape_bytes) return;
   auto plan = plan_of(entry, dump::parse_entry_name(name));
-  if (!plan || plan->numbers != m_numbers.size()) return;
-  m_plan_bytes += m_shape.size() + plan->leaves.size() * sizeof(LeafPlan);
-  m_plans.emplace(m_shape, std::move(*plan));
+  if (!plan || plan->numbers != m_count) return;
+  m_plan_bytes += m_shape_size + plan->leaves.size() * sizeof(LeafPlan);
+  m_plans.emplace(std::string(shape()), std::move(*plan));
 }
 
 }  // namespace msdump::verify

@@ -37,6 +37,7 @@
 
 #include "pyjson/json_cursor.h"
 #include "pyjson/json_value.h"
+#include "pyjson/plain_scanner.h"
 #include "schema/compiled_schema.h"
 #include "schema/verdict_inputs.h"
 #include "verify/entry_checks.h"
@@ -47,7 +48,7 @@ namespace msdump::verify {
 class CheckedShapes {
  public:
   // Shapes learned per thread, at most this many bytes of them (then no more are learned).
-  static constexpr std::size_t k_max_shape_bytes = 8u << 20;
+  static constexpr std::size_t k_max_shape_bytes = 2u << 20;
 
   CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schema, std::shared_ptr<const EntryContext> ctx);
   bool enabled() const { return m_classes.has_value() && m_name_key.has_value(); }
@@ -90,7 +91,8 @@ class CheckedShapes {
   };
 
   bool read_shape(const std::string& name, const dump::EntryName& parsed, std::string_view text);
-  bool on_number(const char* begin, const char* end);
+  bool on_number(const pyjson::NumberText& n);
+  void copy_run(const char* to);
   std::optional<Plan> plan_of(const pyjson::Value& entry, const dump::EntryName& parsed) const;
   Settled run(const Plan& plan, const std::string& name, const dump::EntryName& parsed, const std::string& pointer,
               FindingSink& sink) const;
@@ -102,15 +104,22 @@ class CheckedShapes {
   // Shapes are compared whole; the hash reads 8 bytes a step (std::hash's reads were 4% of a
   // verify).
   struct ShapeHash {
-    std::size_t operator()(const std::string& s) const noexcept;
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept;
   };
-  std::unordered_map<std::string, Plan, ShapeHash> m_plans;
+  std::unordered_map<std::string, Plan, ShapeHash, std::equal_to<>> m_plans;
   std::size_t m_plan_bytes = 0;
 
-  // The entry being read: its shape and numbers.
+  // The entry being read: its shape (the first m_shape_size bytes of m_shape, which only grows:
+  // no bytes are cleared per entry) and numbers.
   std::string m_shape;
-  std::vector<pyjson::Value> m_numbers;
-  const char* m_cut = nullptr;  // end of the text already in m_shape
+  std::size_t m_shape_size = 0;
+  std::string_view shape() const { return {m_shape.data(), m_shape_size}; }
+  std::vector<pyjson::Value> m_numbers;  // the first m_count are the entry's
+  std::size_t m_count = 0;
+  char* m_out = nullptr;         // where m_shape is written while a text is read
+  const char* m_cut = nullptr;   // end of the text already in m_shape
+  const char* m_text_end = nullptr;
   pyjson::JsonCursor m_cursor;  // floats and long integers
   bool m_pending = false;       // m_shape is the unknown shape of the entry check_text last read
 };

@@ -254,12 +254,7 @@ LeafView::LeafView(const Value* dtype, std::optional<std::span<const Value>> sha
     : m_shape_items(shape), m_dtype(dtype), m_max(stats[0]), m_min(stats[1]), m_mean(stats[2]), m_norm(stats[3]) {}
 
 const Value* LeafView::find(std::string_view key) const {
-  if (m_leaf == nullptr) {  // (the members-only view: shape is read through shape_items())
-    for (std::size_t i = 0; i < 4; ++i)
-      if (key == k_stats[i]) return std::array{m_max, m_min, m_mean, m_norm}[i];
-    return key == "dtype" ? m_dtype : nullptr;
-  }
-  if (!m_leaf->is_object()) return nullptr;
+  if (m_leaf != nullptr && !m_leaf->is_object()) return nullptr;
   switch (key.size()) {
     case 3:
       if (key == "Max") return m_max;
@@ -280,7 +275,8 @@ const Value* LeafView::find(std::string_view key) const {
       break;
     default: break;
   }
-  return m_leaf->find(key);
+  // (the members-only view has no other keys; its shape is read through shape_items())
+  return m_leaf != nullptr ? m_leaf->find(key) : nullptr;
 }
 
 void check_tensor_leaf(const Value& leaf, bool ndarray, const LeafRules& rules, const std::string& entry,

@@ -1,8 +1,9 @@
 // libFuzzer target: a dump.json in memory, streamed entry by entry as verify and convert read
 // it (pyjson::DumpJsonStream), also with raw entries and members checked against the parsed ones
 // (the verifier's parallel pass, compare's stack.json), and parsed whole (pyjson::parse_json, as
-// for construct.json); anomalies' clean-entry rule and block pass against entries parsed one by
-// one; and the same bytes read as a stack.json by compare, members as text against every member
+// for construct.json); verify's entries settled from their text (checked shapes) against the
+// whole checks; anomalies' clean-entry rule and block pass against entries parsed one by one;
+// and the same bytes read as a stack.json by compare, members as text against every member
 // parsed.
 
 #include <cstddef>
@@ -22,6 +23,8 @@
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_cursor.h"
+#include "pyjson/json_writer.h"
+#include "verify/checked_shapes.h"
 #include "verify/entry_checks.h"
 #include "verify/finding_sink.h"
 #include "verify/schema_check.h"
@@ -51,6 +54,40 @@ std::size_t walk_value(const msdump::pyjson::Value& root) {
   return bytes;
 }
 
+std::string finding_text(const msdump::verify::Finding& f) {
+  return f.entry + "|" + f.pointer + "|" + f.message + "|" + f.expected + "|" + f.actual +
+         std::to_string(static_cast<int>(f.severity));
+}
+
+// verify's checked shapes (verify/checked_shapes.h): an entry settled from its text draws what
+// the whole checks draw. The shapes learned persist from input to input, so later inputs meet
+// shapes the fuzzer has seen before, with other numbers, names and literals.
+void check_shapes(const std::string& name, const msdump::pyjson::Value& value, const std::string& pointer) {
+  static const auto schema = msdump::verify::SchemaCheck::create(msdump::Framework::pytorch, msdump::Profile::current);
+  static const auto ctx = [] {
+    msdump::verify::EntryContext c;
+    c.level_known = true;
+    c.task = "statistics";
+    return std::make_shared<const msdump::verify::EntryContext>(c);
+  }();
+  static msdump::verify::CheckedShapes shapes(schema->compiled(), ctx);
+  const auto text = msdump::pyjson::to_python_json(value);
+  if (!text) return;
+  msdump::verify::FindingSink whole({}, 0), fast({}, 0);
+  msdump::pyjson::Value entry = value;
+  schema->check(name, entry, whole);
+  msdump::verify::check_entry(name, entry, *ctx, pointer, whole);
+  const auto settled = shapes.check_text(name, *text, pointer, fast);
+  if (!settled) {
+    if (!fast.findings().empty()) __builtin_trap();
+    shapes.learn(name, entry, whole.findings().empty());
+    return;
+  }
+  if (fast.findings().size() != whole.findings().size()) __builtin_trap();
+  for (std::size_t i = 0; i < fast.findings().size(); ++i)
+    if (finding_text(fast.findings()[i]) != finding_text(whole.findings()[i])) __builtin_trap();
+}
+
 // Called with every event of the stream, as the verifier sees them. Validating an entry against
 // the dump schema belongs here.
 // Every entry goes through the verifier's per-entry checks: the schema of a current PyTorch
@@ -71,6 +108,7 @@ void check_dump_event(const msdump::pyjson::DumpEvent& event) {
   std::string pointer = "/data";
   msdump::dump::append_pointer_token(pointer, event.key);
   msdump::verify::check_entry(event.key, entry, ctx, pointer, sink);
+  check_shapes(event.key, event.value, pointer);
 }
 
 // One event as the raw-mode check compares it; a raw entry is parsed as the verifier's workers
