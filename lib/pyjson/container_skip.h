@@ -40,6 +40,20 @@ class Block {
     const auto hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_or_si256(m_hi, fold), x)));
     return lo | (std::uint64_t{hi} << 32);
   }
+  // Bit i set when byte i is a decimal digit.
+  std::uint64_t mask_digits() const {
+    const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
+    const __m256i dl = _mm256_sub_epi8(m_lo, zero), dh = _mm256_sub_epi8(m_hi, zero);
+    const auto lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(dl, nine), dl)));
+    const auto hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(dh, nine), dh)));
+    return lo | (std::uint64_t{hi} << 32);
+  }
+  // Bit i set when byte i is not ASCII (>= 0x80).
+  std::uint64_t mask_high() const {
+    const auto lo = static_cast<std::uint32_t>(_mm256_movemask_epi8(m_lo));
+    const auto hi = static_cast<std::uint32_t>(_mm256_movemask_epi8(m_hi));
+    return lo | (std::uint64_t{hi} << 32);
+  }
 
  private:
   __m256i m_lo, m_hi;
@@ -65,6 +79,23 @@ class Block {
            << (16 * k);
     return m;
   }
+  // Bit i set when byte i is a decimal digit.
+  std::uint64_t mask_digits() const {
+    const __m128i zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+    std::uint64_t m = 0;
+    for (int k = 0; k < 4; ++k) {
+      const __m128i d = _mm_sub_epi8(m_v[k], zero);
+      m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d)))}
+           << (16 * k);
+    }
+    return m;
+  }
+  // Bit i set when byte i is not ASCII (>= 0x80).
+  std::uint64_t mask_high() const {
+    std::uint64_t m = 0;
+    for (int k = 0; k < 4; ++k) m |= std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(m_v[k]))} << (16 * k);
+    return m;
+  }
 
  private:
   __m128i m_v[4];
@@ -79,6 +110,18 @@ class Block {
   std::uint64_t mask_folded(char c) const {
     std::uint64_t m = 0;
     for (int i = 0; i < 64; ++i) m |= std::uint64_t{static_cast<char>(m_p[i] | 0x20) == c} << i;
+    return m;
+  }
+  // Bit i set when byte i is a decimal digit.
+  std::uint64_t mask_digits() const {
+    std::uint64_t m = 0;
+    for (int i = 0; i < 64; ++i) m |= std::uint64_t{m_p[i] >= '0' && m_p[i] <= '9'} << i;
+    return m;
+  }
+  // Bit i set when byte i is not ASCII (>= 0x80).
+  std::uint64_t mask_high() const {
+    std::uint64_t m = 0;
+    for (int i = 0; i < 64; ++i) m |= std::uint64_t{static_cast<unsigned char>(m_p[i]) >= 0x80} << i;
     return m;
   }
 

@@ -23,7 +23,6 @@
 #include "dump/leaf_walk.h"
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_cursor.h"
-#include "pyjson/json_writer.h"
 #include "verify/checked_shapes.h"
 #include "verify/entry_checks.h"
 #include "verify/finding_sink.h"
@@ -54,40 +53,6 @@ std::size_t walk_value(const msdump::pyjson::Value& root) {
   return bytes;
 }
 
-std::string finding_text(const msdump::verify::Finding& f) {
-  return f.entry + "|" + f.pointer + "|" + f.message + "|" + f.expected + "|" + f.actual +
-         std::to_string(static_cast<int>(f.severity));
-}
-
-// verify's checked shapes (verify/checked_shapes.h): an entry settled from its text draws what
-// the whole checks draw. The shapes learned persist from input to input, so later inputs meet
-// shapes the fuzzer has seen before, with other numbers, names and literals.
-void check_shapes(const std::string& name, const msdump::pyjson::Value& value, const std::string& pointer) {
-  static const auto schema = msdump::verify::SchemaCheck::create(msdump::Framework::pytorch, msdump::Profile::current);
-  static const auto ctx = [] {
-    msdump::verify::EntryContext c;
-    c.level_known = true;
-    c.task = "statistics";
-    return std::make_shared<const msdump::verify::EntryContext>(c);
-  }();
-  static msdump::verify::CheckedShapes shapes(schema->compiled(), ctx);
-  const auto text = msdump::pyjson::to_python_json(value);
-  if (!text) return;
-  msdump::verify::FindingSink whole({}, 0), fast({}, 0);
-  msdump::pyjson::Value entry = value;
-  schema->check(name, entry, whole);
-  msdump::verify::check_entry(name, entry, *ctx, pointer, whole);
-  const auto settled = shapes.check_text(name, *text, pointer, fast);
-  if (!settled) {
-    if (!fast.findings().empty()) __builtin_trap();
-    shapes.learn(name, entry, whole.findings().empty());
-    return;
-  }
-  if (fast.findings().size() != whole.findings().size()) __builtin_trap();
-  for (std::size_t i = 0; i < fast.findings().size(); ++i)
-    if (finding_text(fast.findings()[i]) != finding_text(whole.findings()[i])) __builtin_trap();
-}
-
 // Called with every event of the stream, as the verifier sees them. Validating an entry against
 // the dump schema belongs here.
 // Every entry goes through the verifier's per-entry checks: the schema of a current PyTorch
@@ -108,7 +73,6 @@ void check_dump_event(const msdump::pyjson::DumpEvent& event) {
   std::string pointer = "/data";
   msdump::dump::append_pointer_token(pointer, event.key);
   msdump::verify::check_entry(event.key, entry, ctx, pointer, sink);
-  check_shapes(event.key, event.value, pointer);
 }
 
 // One event as the raw-mode check compares it; a raw entry is parsed as the verifier's workers
@@ -132,6 +96,53 @@ bool seen(const msdump::pyjson::DumpEvent& e, Seen& out) {
   if (!cursor.parse_value(out.value, 2) || cursor.peek() >= 0) return false;
   out.duplicate_keys = cursor.saw_duplicate_keys();
   return true;
+}
+
+std::string finding_text(const msdump::verify::Finding& f) {
+  return f.entry + "|" + f.pointer + "|" + f.message + "|" + f.expected + "|" + f.actual +
+         std::to_string(static_cast<int>(f.severity));
+}
+
+// verify's checked shapes (verify/checked_shapes.h), on each entry's text as the raw stream cuts
+// it (not checked: it may be broken): an entry settled from its text must parse, and draws what
+// the whole checks draw on its tree. The shapes learned persist from input to input, so later
+// inputs meet shapes seen before, with other numbers, names, literals and broken bytes.
+void check_shapes(const msdump::ByteSource& src) {
+  static const auto schema = msdump::verify::SchemaCheck::create(msdump::Framework::pytorch, msdump::Profile::current);
+  static const auto ctx = [] {
+    msdump::verify::EntryContext c;
+    c.level_known = true;
+    c.task = "statistics";
+    return std::make_shared<const msdump::verify::EntryContext>(c);
+  }();
+  static msdump::verify::CheckedShapes shapes(schema->compiled(), ctx);
+  msdump::pyjson::DumpStreamOptions options;
+  options.raw_entries = true;
+  msdump::pyjson::DumpJsonStream raw(src, options);
+  msdump::pyjson::DumpEvent e;
+  for (;;) {
+    auto more = raw.next(e);
+    if (!more || !*more) return;
+    if (e.type != msdump::pyjson::DumpEvent::Type::entry || !e.is_raw) continue;
+    std::string pointer = "/data";
+    msdump::dump::append_pointer_token(pointer, e.key);
+    msdump::verify::FindingSink whole({}, 0), fast({}, 0);
+    const auto settled = shapes.check_text(e.key, e.raw, pointer, fast);
+    Seen parsed;
+    const bool ok = seen(e, parsed);
+    if (settled && !ok) __builtin_trap();  // settled text that does not parse
+    if (!settled && !fast.findings().empty()) __builtin_trap();
+    if (!ok) continue;
+    schema->check(e.key, parsed.value, whole);
+    msdump::verify::check_entry(e.key, parsed.value, *ctx, pointer, whole);
+    if (!settled) {
+      shapes.learn(e.key, parsed.value, whole.findings().empty() && !parsed.duplicate_keys);
+      continue;
+    }
+    if (fast.findings().size() != whole.findings().size()) __builtin_trap();
+    for (std::size_t i = 0; i < fast.findings().size(); ++i)
+      if (finding_text(fast.findings()[i]) != finding_text(whole.findings()[i])) __builtin_trap();
+  }
 }
 
 // The property the verifier's parallel pass relies on (dump/entry_workers.h): read with raw_entries,
@@ -244,6 +255,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
 
   check_raw_mode(src);
+  check_shapes(src);
   check_anomalies(src);
   check_stack_lookup(src);
   if (auto whole = msdump::pyjson::parse_json(bytes)) walk_value(*whole);

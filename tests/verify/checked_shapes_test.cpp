@@ -284,3 +284,59 @@ TEST_CASE("checked shapes: leaves with data_name or md5 are never settled") {
   }
   CHECK(shapes.shapes() == 0);
 }
+
+// Settling reads no syntax: a text is settled only when its shape equals one learned from valid
+// text, which makes it valid (pyjson/number_tokens.h). Texts of learned shapes with bytes
+// changed must then either be refused or parse, and draw the whole checks' findings.
+TEST_CASE("checked shapes: broken texts are never settled") {
+  auto schema = SchemaCheck::create(Framework::pytorch, Profile::current);
+  REQUIRE(schema);
+  const EntryContext ctx = context(Framework::pytorch, Profile::current, "statistics", false);
+  CheckedShapes shapes(schema->compiled(), std::make_shared<const EntryContext>(ctx));
+  auto entries = testdata_entries();
+  REQUIRE(!entries.empty());
+  for (const Entry& e : entries) {  // learn every clean shape
+    FindingSink sink({}, 0);
+    if (shapes.check_text(e.name, e.text, pointer_of(e.name), sink)) continue;
+    auto v = pyjson::parse_json(e.text);
+    REQUIRE(v);
+    bool clean = false;
+    whole(*schema, ctx, e.name, *v, clean);
+    shapes.learn(e.name, *v, clean);
+  }
+  REQUIRE(shapes.shapes() > 0);
+  std::mt19937_64 rng(4);
+  static constexpr char k_bytes[] = "0123456789.eE+-\" ,:{}[]xN";
+  std::size_t settled = 0, broken_refused = 0;
+  for (int round = 0; round < 20000; ++round) {
+    const Entry& e = entries[rng() % entries.size()];
+    std::string text = e.text;
+    const int changes = 1 + static_cast<int>(rng() % 3);
+    for (int c = 0; c < changes; ++c) {
+      const std::size_t at = rng() % text.size();
+      if (rng() % 4 == 0) text.erase(at, 1);
+      else if (rng() % 4 == 0) text.insert(at, 1, k_bytes[rng() % (sizeof k_bytes - 1)]);
+      else text[at] = k_bytes[rng() % (sizeof k_bytes - 1)];
+    }
+    CAPTURE(text);
+    FindingSink sink({}, 0);
+    sink.set_location("dump.json", 7);
+    const auto s = shapes.check_text(e.name, text, pointer_of(e.name), sink);
+    auto v = pyjson::parse_json(text);
+    if (!v) {
+      CHECK(!s);
+      ++broken_refused;
+      continue;
+    }
+    if (!s) continue;
+    ++settled;
+    bool clean = false;
+    const Outcome reference = whole(*schema, ctx, e.name, *v, clean);
+    std::vector<std::string> got;
+    for (const auto& f : sink.findings()) got.push_back(describe(f));
+    CHECK(got == reference.findings);
+    CHECK(s->leaves == reference.leaves);
+  }
+  CHECK(settled > 100);          // changed numbers that are still numbers of the same class
+  CHECK(broken_refused > 1000);  // most changes break the text
+}
