@@ -128,7 +128,7 @@ bool CheckedShapes::on_number(const pyjson::NumberText& n) {
 std::optional<CheckedShapes::Settled> CheckedShapes::check_text(const std::string& name, std::string_view text,
                                                                  const std::string& pointer, FindingSink& sink) {
   m_pending = false;
-  if (!enabled()) return std::nullopt;
+  if (!enabled() || text.size() > k_max_entry_bytes) return std::nullopt;
   const auto parsed = dump::parse_entry_name(name);
   if (!read_shape(name, parsed, text)) return std::nullopt;
   const auto it = m_plans.find(shape());

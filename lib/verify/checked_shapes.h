@@ -23,7 +23,7 @@
 // leaves), and number tokens that read as an infinity (the tree cannot tell them from Infinity).
 // Schemas the classes cannot account for turn the whole thing off (enabled() false).
 //
-// One per checking thread (it keeps scratch state); bounded (k_max_shape_bytes).
+// One per checking thread (it keeps scratch state); bounded (k_max_shape_bytes, k_max_entry_bytes).
 
 #include <array>
 #include <cstddef>
@@ -49,6 +49,9 @@ class CheckedShapes {
  public:
   // Shapes learned per thread, at most this many bytes of them (then no more are learned).
   static constexpr std::size_t k_max_shape_bytes = 2u << 20;
+  // Entries longer than this are checked whole (the shape buffer holds twice an entry's text;
+  // long entries are rare and seldom repeat).
+  static constexpr std::size_t k_max_entry_bytes = 256u << 10;
 
   CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schema, std::shared_ptr<const EntryContext> ctx);
   bool enabled() const { return m_classes.has_value() && m_name_key.has_value(); }

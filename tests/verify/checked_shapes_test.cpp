@@ -266,6 +266,38 @@ TEST_CASE("checked shapes: random variants under every context") {
   }
 }
 
+TEST_CASE("checked shapes: entries longer than the limit are checked whole") {
+  std::string text = R"({"input_args": [)";
+  while (text.size() <= CheckedShapes::k_max_entry_bytes) text += R"({"type": "int", "value": 1}, )";
+  text += R"({"type": "int", "value": 2}]})";
+  auto schema = SchemaCheck::create(Framework::pytorch, Profile::current);
+  REQUIRE(schema);
+  const auto ctx = std::make_shared<const EntryContext>(context(Framework::pytorch, Profile::current, "statistics", false));
+  CheckedShapes shapes(schema->compiled(), ctx);
+  const std::string name = "Torch.add.0.forward";
+  for (int i = 0; i < 2; ++i) {
+    FindingSink sink({}, 0);
+    CHECK(!shapes.check_text(name, text, pointer_of(name), sink));
+    auto v = pyjson::parse_json(text);
+    REQUIRE(v);
+    bool clean = false;
+    whole(*schema, *ctx, name, *v, clean);  // (sanity: the entry itself is clean)
+    CHECK(clean);
+    shapes.learn(name, *v, clean);
+  }
+  CHECK(shapes.shapes() == 0);
+  // The same entry cut below the limit is learned, then settled.
+  const std::string small = R"({"input_args": [{"type": "int", "value": 1}]})";
+  for (int i = 0; i < 2; ++i) {
+    FindingSink sink({}, 0);
+    const auto s = shapes.check_text(name, small, pointer_of(name), sink);
+    CHECK(s.has_value() == (i == 1));
+    auto v = pyjson::parse_json(small);
+    REQUIRE(v);
+    shapes.learn(name, *v, true);
+  }
+}
+
 TEST_CASE("checked shapes: leaves with data_name or md5 are never settled") {
   const std::string text =
       R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.0, "Min": 0.0, )"
