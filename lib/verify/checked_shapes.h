@@ -9,11 +9,13 @@
 //   among them), prefixed with what the schema reads of the entry's name
 //   (schema::MemberNameKey) and the name's kind (forward, backward, module, ...). Keys,
 //   strings, literals (null, true, false, NaN, Infinity) and whitespace stay as they are.
-// - Text that PlainScanner accepts (plain ASCII, no escapes) is read in one scan that checks its
-//   syntax, parses every number and builds the shape. A shape learned before (an entry with
-//   that shape drew no finding at all) settles the entry: its name is checked
-//   (check_entry_name) and each tensor leaf's rules run on this entry's numbers
-//   (check_tensor_leaf); everything else would find what it found before, nothing.
+// - The number tokens of ASCII text without backslashes are found by their bytes
+//   (pyjson/number_tokens.h) and parsed, and the shape is built around them; no syntax check is
+//   made. A shape learned before (an entry with that shape drew no finding at all) came from
+//   valid text, and this text differs from it only in number tokens, each checked whole: so it
+//   is valid too, and the entry is settled: its name is checked (check_entry_name) and each
+//   tensor leaf's rules run on this entry's numbers (check_tensor_leaf); everything else would
+//   find what it found before, nothing.
 // - Otherwise the entry is parsed and checked whole, and learn() remembers its shape if the
 //   checks found nothing: where each leaf's numbers are among the entry's number tokens (its
 //   dtype and literal statistics are part of the shape).
@@ -37,7 +39,7 @@
 
 #include "pyjson/json_cursor.h"
 #include "pyjson/json_value.h"
-#include "pyjson/plain_scanner.h"
+#include "pyjson/plain_scanner.h"  // (NumberText)
 #include "schema/compiled_schema.h"
 #include "schema/verdict_inputs.h"
 #include "verify/entry_checks.h"

@@ -2,7 +2,9 @@
 // verify's checks of one entry as a dump::EntryWorkers visitor: each worker thread validates
 // the entry against the schema (SchemaCheck::check) and runs the entry checks (check_entry) into
 // findings of its own, in the order the one-entry-at-a-time pass runs them (verify.cpp), so the
-// caller, merging the entries in file order, reports what that pass reports.
+// caller, merging the entries in file order, reports what that pass reports. An entry of a shape
+// that thread has already checked clean is settled from its text, with the same findings
+// (checked_shapes.h, EntryVisitor::visit_text).
 
 #include <cstdint>
 #include <string>
