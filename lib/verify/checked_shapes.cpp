@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "dump/entry_name.h"
 #include "dump/format_signals.h"
@@ -44,30 +46,30 @@ std::int32_t index_of(const std::vector<const Value*>& numbers, const Value* v) 
 
 }  // namespace
 
-std::size_t CheckedShapes::ShapeHash::operator()(std::string_view s) const noexcept {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
-  auto mix = [&h](std::uint64_t w) {
-    h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-    h ^= h >> 29;
-  };
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    mix(w);
-  }
-  std::uint64_t tail = 0;
-  std::memcpy(&tail, s.data() + i, s.size() - i);
-  mix(tail);
-  return static_cast<std::size_t>(h * 0x94D049BB133111EBull);
+CheckedShapes::CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schema,
+                             std::shared_ptr<const EntryContext> ctx, std::shared_ptr<ShapeStore> store)
+    : m_schema(std::move(schema)), m_ctx(std::move(ctx)), m_store(std::move(store)) {
+  if (!m_schema) return;
+  if (!m_store) m_store = ShapeStore::shared(m_schema, *m_ctx);
+  m_inputs = inputs_of(m_schema);
+  if (m_inputs->name_key) m_name_key = &*m_inputs->name_key;
+  if (m_inputs->classes) m_classes = &*m_inputs->classes;
 }
 
-CheckedShapes::CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schema,
-                             std::shared_ptr<const EntryContext> ctx)
-    : m_schema(std::move(schema)), m_ctx(std::move(ctx)) {
-  if (!m_schema) return;
-  m_name_key = schema::MemberNameKey::of(*m_schema);
-  m_classes = schema::NumberClasses::of(*m_schema);
+std::shared_ptr<const CheckedShapes::SchemaInputs> CheckedShapes::inputs_of(
+    const std::shared_ptr<const schema::CompiledSchema>& schema) {
+  static std::mutex mutex;
+  // By the schema itself (kept alive here): compiled schemas are made once per process too.
+  static std::map<std::shared_ptr<const schema::CompiledSchema>, std::shared_ptr<const SchemaInputs>> cache;
+  std::lock_guard lock(mutex);
+  auto& slot = cache[schema];
+  if (!slot) {
+    auto made = std::make_shared<SchemaInputs>();
+    made->name_key = schema::MemberNameKey::of(*schema);
+    made->classes = schema::NumberClasses::of(*schema);
+    slot = std::move(made);
+  }
+  return slot;
 }
 
 bool CheckedShapes::read_shape(const std::string& name, const dump::EntryName& parsed, std::string_view text) {
@@ -131,15 +133,15 @@ std::optional<CheckedShapes::Settled> CheckedShapes::check_text(const std::strin
   if (!enabled() || text.size() > k_max_entry_bytes) return std::nullopt;
   const auto parsed = dump::parse_entry_name(name);
   if (!read_shape(name, parsed, text)) return std::nullopt;
-  const auto it = m_plans.find(shape());
-  if (it == m_plans.end()) {
+  const ShapePlan* plan = m_store->find(shape());
+  if (plan == nullptr) {
     m_pending = true;
     return std::nullopt;
   }
-  return run(it->second, name, parsed, pointer, sink);
+  return run(*plan, name, parsed, pointer, sink);
 }
 
-CheckedShapes::Settled CheckedShapes::run(const Plan& plan, const std::string& name, const dump::EntryName& parsed,
+CheckedShapes::Settled CheckedShapes::run(const ShapePlan& plan, const std::string& name, const dump::EntryName& parsed,
                                           const std::string& pointer, FindingSink& sink) const {
   // What check_entry runs that reads more than the shape: the name, and each leaf's rules.
   check_entry_name(name, parsed, *m_ctx, pointer, sink);
@@ -163,12 +165,12 @@ CheckedShapes::Settled CheckedShapes::run(const Plan& plan, const std::string& n
   return s;
 }
 
-std::optional<CheckedShapes::Plan> CheckedShapes::plan_of(const Value& entry, const dump::EntryName& parsed) const {
+std::optional<ShapePlan> CheckedShapes::plan_of(const Value& entry, const dump::EntryName& parsed) const {
   if (!entry.is_object()) return std::nullopt;
   const pyjson::TreeArenaScope heap(nullptr);  // the plan outlives the entry's tree arena
   std::vector<const Value*> numbers;
   collect_numbers(entry, numbers);
-  Plan plan;
+  ShapePlan plan;
   plan.numbers = numbers.size();
   plan.entry_signals = dump::entry_signals(parsed, entry, m_ctx->rules.framework);
   plan.has_input_args = entry.find("input_args") != nullptr;
@@ -215,11 +217,10 @@ std::optional<CheckedShapes::Plan> CheckedShapes::plan_of(const Value& entry, co
 void CheckedShapes::learn(const std::string& name, const Value& entry, bool clean) {
   if (!m_pending) return;
   m_pending = false;
-  if (!clean || m_plan_bytes >= k_max_shape_bytes) return;
+  if (!clean) return;
   auto plan = plan_of(entry, dump::parse_entry_name(name));
   if (!plan || plan->numbers != m_count) return;
-  m_plan_bytes += m_shape_size + plan->leaves.size() * sizeof(LeafPlan);
-  m_plans.emplace(std::string(shape()), std::move(*plan));
+  m_store->add(shape(), std::move(*plan));
 }
 
 }  // namespace msdump::verify

@@ -25,7 +25,8 @@
 // leaves), and number tokens that read as an infinity (the tree cannot tell them from Infinity).
 // Schemas the classes cannot account for turn the whole thing off (enabled() false).
 //
-// One per checking thread (it keeps scratch state); bounded (k_max_shape_bytes, k_max_entry_bytes).
+// One per checking thread (it keeps scratch state); the shapes themselves are kept in a ShapeStore
+// shared by the threads and files of one schema and context (shape_store.h), bounded.
 
 #include <array>
 #include <cstddef>
@@ -34,7 +35,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "pyjson/json_cursor.h"
@@ -44,19 +44,21 @@
 #include "schema/verdict_inputs.h"
 #include "verify/entry_checks.h"
 #include "verify/finding_sink.h"
+#include "verify/shape_store.h"
 
 namespace msdump::verify {
 
 class CheckedShapes {
  public:
-  // Shapes learned per thread, at most this many bytes of them (then no more are learned).
-  static constexpr std::size_t k_max_shape_bytes = 2u << 20;
   // Entries longer than this are checked whole (the shape buffer holds twice an entry's text;
   // long entries are rare and seldom repeat).
   static constexpr std::size_t k_max_entry_bytes = 256u << 10;
 
-  CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schema, std::shared_ptr<const EntryContext> ctx);
-  bool enabled() const { return m_classes.has_value() && m_name_key.has_value(); }
+  // Learns into and settles from `store`: by default the process's store for this schema and
+  // context (ShapeStore::shared), so the files of a tree share what they learn.
+  CheckedShapes(std::shared_ptr<const schema::CompiledSchema> schema, std::shared_ptr<const EntryContext> ctx,
+                std::shared_ptr<ShapeStore> store = nullptr);
+  bool enabled() const { return m_classes != nullptr && m_name_key != nullptr; }
 
   // What a settled entry adds to verify's counts.
   struct Settled {
@@ -76,44 +78,29 @@ class CheckedShapes {
   // entry (one check_text did not read) is ignored.
   void learn(const std::string& name, const pyjson::Value& entry, bool clean);
 
-  std::size_t shapes() const { return m_plans.size(); }
+  std::size_t shapes() const { return m_store ? m_store->size() : 0; }
 
  private:
-  struct LeafPlan {
-    std::string pointer;  // below the entry's own
-    bool ndarray = false;
-    pyjson::Value dtype;                  // (the shape holds it: strings are not cut)
-    bool has_dtype = false;
-    std::int32_t shape_begin = -1, shape_end = -1;  // its shape's items among the numbers; -1: no shape array
-    std::array<std::int32_t, 4> stat_number{-1, -1, -1, -1};  // Max, Min, Mean, Norm among the numbers
-    std::array<std::optional<pyjson::Value>, 4> stat_literal;  // or a literal (null, true, NaN...), or absent
-  };
-  struct Plan {
-    std::vector<LeafPlan> leaves;
-    std::uint32_t entry_signals = 0;
-    bool has_input_args = false;
-    std::size_t numbers = 0;
-  };
-
   bool read_shape(const std::string& name, const dump::EntryName& parsed, std::string_view text);
   bool on_number(const pyjson::NumberText& n);
   void copy_run(const char* to);
-  std::optional<Plan> plan_of(const pyjson::Value& entry, const dump::EntryName& parsed) const;
-  Settled run(const Plan& plan, const std::string& name, const dump::EntryName& parsed, const std::string& pointer,
+  std::optional<ShapePlan> plan_of(const pyjson::Value& entry, const dump::EntryName& parsed) const;
+  Settled run(const ShapePlan& plan, const std::string& name, const dump::EntryName& parsed, const std::string& pointer,
               FindingSink& sink) const;
 
   std::shared_ptr<const schema::CompiledSchema> m_schema;
   std::shared_ptr<const EntryContext> m_ctx;
-  std::optional<schema::MemberNameKey> m_name_key;
-  std::optional<schema::NumberClasses> m_classes;
-  // Shapes are compared whole; the hash reads 8 bytes a step (std::hash's reads were 4% of a
-  // verify).
-  struct ShapeHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept;
+  // What the schema reads of names and numbers: made once per schema and process (building the
+  // name automaton per file and thread cost ~1.5 ms, which a tree of small dumps pays per dump).
+  struct SchemaInputs {
+    std::optional<schema::MemberNameKey> name_key;
+    std::optional<schema::NumberClasses> classes;
   };
-  std::unordered_map<std::string, Plan, ShapeHash, std::equal_to<>> m_plans;
-  std::size_t m_plan_bytes = 0;
+  static std::shared_ptr<const SchemaInputs> inputs_of(const std::shared_ptr<const schema::CompiledSchema>& schema);
+  std::shared_ptr<const SchemaInputs> m_inputs;
+  const schema::MemberNameKey* m_name_key = nullptr;
+  const schema::NumberClasses* m_classes = nullptr;
+  std::shared_ptr<ShapeStore> m_store;
 
   // The entry being read: its shape (the first m_shape_size bytes of m_shape, which only grows:
   // no bytes are cleared per entry) and numbers.

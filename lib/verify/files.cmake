@@ -10,6 +10,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/verify/cross_file.cpp
   lib/verify/schema_check.cpp
   lib/verify/event_pipe.cpp
+  lib/verify/shape_store.cpp
   lib/verify/checked_shapes.cpp
   lib/verify/parallel_checks.cpp
   lib/verify/verify.cpp)

@@ -115,7 +115,7 @@ void check_shapes(const msdump::ByteSource& src) {
     c.task = "statistics";
     return std::make_shared<const msdump::verify::EntryContext>(c);
   }();
-  static msdump::verify::CheckedShapes shapes(schema->compiled(), ctx);
+  static msdump::verify::CheckedShapes shapes(schema->compiled(), ctx, std::make_shared<msdump::verify::ShapeStore>());
   msdump::pyjson::DumpStreamOptions options;
   options.raw_entries = true;
   msdump::pyjson::DumpJsonStream raw(src, options);

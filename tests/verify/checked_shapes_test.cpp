@@ -13,6 +13,8 @@
 
 #include <filesystem>
 #include <random>
+#include <atomic>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -71,7 +73,7 @@ Outcome whole(const SchemaCheck& schema, const EntryContext& ctx, const std::str
 std::size_t check_both_ways(const std::vector<Entry>& entries, const EntryContext& ctx, Framework fw, Profile profile) {
   auto schema = SchemaCheck::create(fw, profile);
   REQUIRE(schema);
-  CheckedShapes shapes(schema->compiled(), std::make_shared<const EntryContext>(ctx));
+  CheckedShapes shapes(schema->compiled(), std::make_shared<const EntryContext>(ctx), std::make_shared<ShapeStore>());
   REQUIRE(shapes.enabled());
   std::size_t settled = 0;
   for (const Entry& e : entries) {
@@ -273,7 +275,7 @@ TEST_CASE("checked shapes: entries longer than the limit are checked whole") {
   auto schema = SchemaCheck::create(Framework::pytorch, Profile::current);
   REQUIRE(schema);
   const auto ctx = std::make_shared<const EntryContext>(context(Framework::pytorch, Profile::current, "statistics", false));
-  CheckedShapes shapes(schema->compiled(), ctx);
+  CheckedShapes shapes(schema->compiled(), ctx, std::make_shared<ShapeStore>());
   const std::string name = "Torch.add.0.forward";
   for (int i = 0; i < 2; ++i) {
     FindingSink sink({}, 0);
@@ -305,7 +307,7 @@ TEST_CASE("checked shapes: leaves with data_name or md5 are never settled") {
   auto schema = SchemaCheck::create(Framework::pytorch, Profile::current);
   REQUIRE(schema);
   const auto ctx = std::make_shared<const EntryContext>(context(Framework::pytorch, Profile::current, "tensor", true));
-  CheckedShapes shapes(schema->compiled(), ctx);
+  CheckedShapes shapes(schema->compiled(), ctx, std::make_shared<ShapeStore>());
   for (int i = 0; i < 3; ++i) {
     FindingSink sink({}, 0);
     const std::string name = "Torch.add.0.forward";
@@ -324,7 +326,7 @@ TEST_CASE("checked shapes: broken texts are never settled") {
   auto schema = SchemaCheck::create(Framework::pytorch, Profile::current);
   REQUIRE(schema);
   const EntryContext ctx = context(Framework::pytorch, Profile::current, "statistics", false);
-  CheckedShapes shapes(schema->compiled(), std::make_shared<const EntryContext>(ctx));
+  CheckedShapes shapes(schema->compiled(), std::make_shared<const EntryContext>(ctx), std::make_shared<ShapeStore>());
   auto entries = testdata_entries();
   REQUIRE(!entries.empty());
   for (const Entry& e : entries) {  // learn every clean shape
@@ -371,4 +373,77 @@ TEST_CASE("checked shapes: broken texts are never settled") {
   }
   CHECK(settled > 100);          // changed numbers that are still numbers of the same class
   CHECK(broken_refused > 1000);  // most changes break the text
+}
+
+TEST_CASE("checked shapes: one store per schema and context, shared by the files and threads") {
+  auto schema = SchemaCheck::create(Framework::pytorch, Profile::current);
+  REQUIRE(schema);
+  const EntryContext a = context(Framework::pytorch, Profile::current, "statistics", false);
+  EntryContext b = a;
+  b.level = Level::L1;
+  CHECK(ShapeStore::shared(schema->compiled(), a) == ShapeStore::shared(schema->compiled(), a));
+  CHECK(ShapeStore::shared(schema->compiled(), a) != ShapeStore::shared(schema->compiled(), b));
+  EntryContext c = a;
+  c.rules.profile = std::nullopt;
+  CHECK(ShapeStore::shared(schema->compiled(), a) != ShapeStore::shared(schema->compiled(), c));
+  // What one CheckedShapes learns (one file's thread), another on the same store settles.
+  const auto store = std::make_shared<ShapeStore>();
+  const auto ctx = std::make_shared<const EntryContext>(a);
+  CheckedShapes first(schema->compiled(), ctx, store), second(schema->compiled(), ctx, store);
+  const std::string name = "Torch.add.0.forward", text = R"({"input_args": [{"type": "int", "value": 1}]})";
+  FindingSink sink({}, 0);
+  CHECK(!first.check_text(name, text, pointer_of(name), sink));
+  auto v = pyjson::parse_json(text);
+  REQUIRE(v);
+  first.learn(name, *v, true);
+  CHECK(second.check_text("Torch.add.5.forward", R"({"input_args": [{"type": "int", "value": 1}]})",
+                          pointer_of("Torch.add.5.forward"), sink));
+  // A full store learns no more.
+  const auto tiny = std::make_shared<ShapeStore>(1);
+  CheckedShapes third(schema->compiled(), ctx, tiny);
+  CHECK(!third.check_text(name, text, pointer_of(name), sink));
+  third.learn(name, *v, true);
+  CHECK(tiny->size() == 0);
+}
+
+TEST_CASE("checked shapes (threaded): threads learning and settling on one store") {
+  const auto entries = testdata_entries();
+  REQUIRE(!entries.empty());
+  auto schema = SchemaCheck::create(Framework::pytorch, Profile::current);
+  REQUIRE(schema);
+  const EntryContext ctx = context(Framework::pytorch, Profile::current, "statistics", false);
+  const auto shared_ctx = std::make_shared<const EntryContext>(ctx);
+  const auto store = std::make_shared<ShapeStore>();
+  std::atomic<std::size_t> settled{0}, mismatches{0};
+  auto work = [&](std::size_t first) {
+    auto own = SchemaCheck::create(Framework::pytorch, Profile::current);  // (one per thread, as verify's)
+    if (!own) {
+      ++mismatches;
+      return;
+    }
+    CheckedShapes shapes(own->compiled(), shared_ctx, store);
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const Entry& e = entries[(first + k) % entries.size()];
+      auto v = pyjson::parse_json(e.text);
+      if (!v) continue;
+      bool clean = false;
+      const Outcome reference = whole(*own, ctx, e.name, *v, clean);
+      FindingSink sink({}, 0);
+      sink.set_location("dump.json", 7);
+      const auto s = shapes.check_text(e.name, e.text, pointer_of(e.name), sink);
+      if (!s) {
+        shapes.learn(e.name, *v, clean);
+        continue;
+      }
+      ++settled;
+      std::vector<std::string> got;
+      for (const auto& f : sink.findings()) got.push_back(describe(f));
+      if (got != reference.findings || s->leaves != reference.leaves) ++mismatches;
+    }
+  };
+  std::thread t1(work, 0), t2(work, entries.size() / 2);
+  t1.join();
+  t2.join();
+  CHECK(mismatches == 0);
+  CHECK(settled > entries.size() / 2);
 }
