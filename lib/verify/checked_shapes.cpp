@@ -206,7 +206,8 @@ std::optional<ShapePlan> CheckedShapes::plan_of(const Value& entry, const dump::
         const Value* stat = view.find(k_stats[k]);
         if (stat == nullptr) continue;
         leaf.stat_number[k] = index_of(numbers, stat);
-        if (leaf.stat_number[k] < 0) leaf.stat_literal[k] = *stat;
+        if (stat->is_array() || stat->is_object()) ok = false;  // (its numbers are not in the shape)
+        else if (leaf.stat_number[k] < 0) leaf.stat_literal[k] = *stat;  // a literal: in the shape
       }
     });
     if (!ok) return std::nullopt;
