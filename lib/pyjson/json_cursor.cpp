@@ -302,6 +302,15 @@ bool JsonCursor::parse_value(Value& out, std::size_t depth) {
   return value(out, depth);
 }
 
+bool JsonCursor::parse_number_token(std::string_view token, Value& out) {
+  reset(token);
+  if (m_p == m_end) return fail_expected("a value");
+  if (!parse_number(out)) return false;
+  if (m_p != m_end) return fail_at(m_p, "extra data after a number");
+  out.set_offset(0);
+  return true;
+}
+
 bool JsonCursor::value(Value& out, std::size_t depth) {
   skip_ws();
   if (m_p == m_end) return fail_expected("a value");

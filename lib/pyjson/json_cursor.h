@@ -97,6 +97,10 @@ class JsonCursor {
   // already open around it. Returns false on failure (see error()). Offsets of all values are
   // absolute.
   bool parse_value(Value& out, std::size_t depth = 0);
+  // Starts on `token`, which a scanner has delimited as one number token, and reads it into
+  // `out` as parse_value would (offset 0), without its dispatch and whitespace; false (see
+  // error()) when it is not exactly one number.
+  bool parse_number_token(std::string_view token, Value& out);
   // Parses the string at pos(), which must be '"', into `out`. Returns false on failure.
   bool parse_string(std::string& out);
   // At '{' or '[' (as peek() returned): moves past the container by its brackets alone

@@ -109,10 +109,7 @@ bool read_number_token(std::string_view token, JsonCursor& cursor, Value& into) 
     }
   }
   // Floats and long integers: exactly as the parser reads them.
-  cursor.reset(token);
-  if (!cursor.parse_value(into)) return false;
-  into.set_offset(0);
-  return true;
+  return cursor.parse_number_token(token, into);
 }
 
 const char* PlainReader::number(const char* p, Value& into) {
