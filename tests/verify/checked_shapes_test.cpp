@@ -47,6 +47,20 @@ std::string describe(const Finding& f) {
                      f.expected, f.actual, f.message, f.file, f.line);
 }
 
+// The findings of `sink`, each as one line of every field.
+std::vector<std::string> described(FindingSink& sink) {
+  std::vector<std::string> out;
+  for (const auto& f : sink.findings()) out.push_back(describe(f));
+  return out;
+}
+
+// A sink as verify's workers set theirs (file and line on every finding).
+FindingSink worker_sink() {
+  FindingSink sink({}, 0);
+  sink.set_location("dump.json", 7);
+  return sink;
+}
+
 std::string pointer_of(const std::string& name) {
   std::string p = "/data";
   dump::append_pointer_token(p, name);
@@ -55,13 +69,12 @@ std::string pointer_of(const std::string& name) {
 
 // The whole checks, as verify's workers run them (schema, then check_entry).
 Outcome whole(const SchemaCheck& schema, const EntryContext& ctx, const std::string& name, Value& v, bool& clean) {
-  FindingSink sink({}, 0);
-  sink.set_location("dump.json", 7);
+  FindingSink sink = worker_sink();
   schema.check(name, v, sink);
   EntryTally tally;
   check_entry(name, v, ctx, pointer_of(name), sink, &tally);
   Outcome o;
-  for (const auto& f : sink.findings()) o.findings.push_back(describe(f));
+  o.findings = described(sink);
   o.leaves = tally.leaves;
   o.signals = tally.signals;
   o.has_input_args = v.find("input_args") != nullptr;
@@ -83,8 +96,7 @@ std::size_t check_both_ways(const std::vector<Entry>& entries, const EntryContex
     REQUIRE(v);
     bool clean = false;
     const Outcome reference = whole(*schema, ctx, e.name, *v, clean);
-    FindingSink sink({}, 0);
-    sink.set_location("dump.json", 7);
+    FindingSink sink = worker_sink();
     const auto s = shapes.check_text(e.name, e.text, pointer_of(e.name), sink);
     if (!s) {
       CHECK(sink.findings().empty());
@@ -92,9 +104,7 @@ std::size_t check_both_ways(const std::vector<Entry>& entries, const EntryContex
       continue;
     }
     ++settled;
-    Outcome o;
-    for (const auto& f : sink.findings()) o.findings.push_back(describe(f));
-    CHECK(o.findings == reference.findings);
+    CHECK(described(sink) == reference.findings);
     CHECK(s->leaves == reference.leaves);
     CHECK(s->signals == reference.signals);
     CHECK(s->has_input_args == reference.has_input_args);
@@ -353,8 +363,7 @@ TEST_CASE("checked shapes: broken texts are never settled") {
       else text[at] = k_bytes[rng() % (sizeof k_bytes - 1)];
     }
     CAPTURE(text);
-    FindingSink sink({}, 0);
-    sink.set_location("dump.json", 7);
+    FindingSink sink = worker_sink();
     const auto s = shapes.check_text(e.name, text, pointer_of(e.name), sink);
     auto v = pyjson::parse_json(text);
     if (!v) {
@@ -366,9 +375,7 @@ TEST_CASE("checked shapes: broken texts are never settled") {
     ++settled;
     bool clean = false;
     const Outcome reference = whole(*schema, ctx, e.name, *v, clean);
-    std::vector<std::string> got;
-    for (const auto& f : sink.findings()) got.push_back(describe(f));
-    CHECK(got == reference.findings);
+    CHECK(described(sink) == reference.findings);
     CHECK(s->leaves == reference.leaves);
   }
   CHECK(settled > 100);          // changed numbers that are still numbers of the same class
@@ -428,17 +435,14 @@ TEST_CASE("checked shapes (threaded): threads learning and settling on one store
       if (!v) continue;
       bool clean = false;
       const Outcome reference = whole(*own, ctx, e.name, *v, clean);
-      FindingSink sink({}, 0);
-      sink.set_location("dump.json", 7);
+      FindingSink sink = worker_sink();
       const auto s = shapes.check_text(e.name, e.text, pointer_of(e.name), sink);
       if (!s) {
         shapes.learn(e.name, *v, clean);
         continue;
       }
       ++settled;
-      std::vector<std::string> got;
-      for (const auto& f : sink.findings()) got.push_back(describe(f));
-      if (got != reference.findings || s->leaves != reference.leaves) ++mismatches;
+      if (described(sink) != reference.findings || s->leaves != reference.leaves) ++mismatches;
     }
   };
   std::thread t1(work, 0), t2(work, entries.size() / 2);
