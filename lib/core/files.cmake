@@ -7,7 +7,8 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/core/atomic_file.cpp
   lib/core/logger.cpp
   lib/core/profile.cpp
-  lib/core/scalar.cpp)
+  lib/core/scalar.cpp
+  lib/core/shape_table.cpp)
 list(APPEND MSDUMP_TEST_SOURCES
   tests/core/dtype_test.cpp
   tests/core/byte_source_test.cpp

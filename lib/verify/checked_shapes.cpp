@@ -80,29 +80,13 @@ bool CheckedShapes::read_shape(const std::string& name, const dump::EntryName& p
   head += static_cast<char>(parsed.kind);
   head += parsed.numbered ? '1' : '0';
   head += '\xFF';
-  // Written through a pointer: a number token (>= 1 byte) becomes 2 bytes, and short runs are
-  // copied 32 bytes at a time, so the buffer has room for twice the text and 32 bytes more.
-  const std::size_t room = head.size() + 2 * text.size() + 32;
-  if (m_shape.size() < room) m_shape.resize(std::max(room, 2 * m_shape.size()));
-  std::memcpy(m_shape.data(), head.data(), head.size());
-  m_out = m_shape.data() + head.size();
+  m_writer.begin(m_shape_buffer, head, text);
   m_count = 0;
-  m_cut = text.data();
-  m_text_end = text.data() + text.size();
   // No syntax check here: a shape equal to a learned one, which came from valid text, makes
   // this text valid too (pyjson/number_tokens.h); an unknown shape is parsed whole.
   if (!pyjson::for_each_number_token(text, [this](const pyjson::NumberText& n) { return on_number(n); })) return false;
-  copy_run(m_text_end);
-  m_shape_size = static_cast<std::size_t>(m_out - m_shape.data());
+  m_shape = m_writer.finish();
   return true;
-}
-
-// The text from m_cut to `to` into the shape.
-void CheckedShapes::copy_run(const char* to) {
-  const auto n = static_cast<std::size_t>(to - m_cut);
-  if (n <= 32 && m_text_end - m_cut >= 32) std::memcpy(m_out, m_cut, 32);  // (one 32-byte move)
-  else std::memcpy(m_out, m_cut, n);
-  m_out += n;
 }
 
 bool CheckedShapes::on_number(const pyjson::NumberText& n) {
@@ -120,10 +104,8 @@ bool CheckedShapes::on_number(const pyjson::NumberText& n) {
     return false;  // (1e999: the tree shows Infinity)
   }
   const auto c = m_classes->class_of(v);
-  copy_run(n.begin);
-  *m_out++ = static_cast<char>(0x80 | c.kind);  // (never in plain text: it is ASCII)
-  *m_out++ = static_cast<char>(c.position);
-  m_cut = n.end;
+  const char marker[2] = {static_cast<char>(0x80 | c.kind), static_cast<char>(c.position)};
+  m_writer.cut(n.begin, n.end, std::string_view(marker, 2));
   return true;
 }
 

@@ -40,6 +40,7 @@
 #include "pyjson/json_cursor.h"
 #include "pyjson/json_value.h"
 #include "pyjson/plain_scanner.h"  // (NumberText)
+#include "pyjson/shape_writer.h"
 #include "schema/compiled_schema.h"
 #include "schema/verdict_inputs.h"
 #include "verify/entry_checks.h"
@@ -83,7 +84,6 @@ class CheckedShapes {
  private:
   bool read_shape(const std::string& name, const dump::EntryName& parsed, std::string_view text);
   bool on_number(const pyjson::NumberText& n);
-  void copy_run(const char* to);
   std::optional<ShapePlan> plan_of(const pyjson::Value& entry, const dump::EntryName& parsed) const;
   Settled run(const ShapePlan& plan, const std::string& name, const dump::EntryName& parsed, const std::string& pointer,
               FindingSink& sink) const;
@@ -102,16 +102,13 @@ class CheckedShapes {
   const schema::NumberClasses* m_classes = nullptr;
   std::shared_ptr<ShapeStore> m_store;
 
-  // The entry being read: its shape (the first m_shape_size bytes of m_shape, which only grows:
-  // no bytes are cleared per entry) and numbers.
-  std::string m_shape;
-  std::size_t m_shape_size = 0;
-  std::string_view shape() const { return {m_shape.data(), m_shape_size}; }
+  // The entry being read: its shape (in m_shape_buffer, which only grows) and numbers.
+  std::string m_shape_buffer;
+  pyjson::ShapeWriter m_writer;
+  std::string_view m_shape;
+  std::string_view shape() const { return m_shape; }
   std::vector<pyjson::Value> m_numbers;  // the first m_count are the entry's
   std::size_t m_count = 0;
-  char* m_out = nullptr;         // where m_shape is written while a text is read
-  const char* m_cut = nullptr;   // end of the text already in m_shape
-  const char* m_text_end = nullptr;
   pyjson::JsonCursor m_cursor;  // floats and long integers
   bool m_pending = false;       // m_shape is the unknown shape of the entry check_text last read
 };

@@ -4,19 +4,18 @@
 // one schema and one entry context in the process: the ranks and steps of a tree repeat the
 // same shapes, and a dump of a few dozen entries would otherwise learn each shape only to drop
 // it with the file. Shapes are only added (at most max_bytes of them), never changed or removed,
-// so a plan found stays valid while the store lives. Thread-safe.
+// so a plan found stays valid while the store lives (core/shape_table.h). Thread-safe.
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <shared_mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "core/shape_table.h"
 #include "pyjson/json_value.h"
 #include "schema/compiled_schema.h"
 #include "verify/entry_checks.h"
@@ -40,33 +39,21 @@ struct ShapePlan {
   std::size_t numbers = 0;
 };
 
-class ShapeStore {
+class ShapeStore : public ShapeTable<ShapePlan> {
  public:
   static constexpr std::size_t k_default_max_bytes = 4u << 20;
 
-  explicit ShapeStore(std::size_t max_bytes = k_default_max_bytes) : m_max_bytes(max_bytes) {}
+  explicit ShapeStore(std::size_t max_bytes = k_default_max_bytes) : ShapeTable(max_bytes) {}
 
   // The process's store for `schema` and `ctx` (made on first use).
   static std::shared_ptr<ShapeStore> shared(const std::shared_ptr<const schema::CompiledSchema>& schema,
                                             const EntryContext& ctx);
 
-  // The plan of `shape`, or nullptr.
-  const ShapePlan* find(std::string_view shape) const;
   // Adds `shape` unless it is there or the store is full.
-  void add(std::string_view shape, ShapePlan plan);
-  std::size_t size() const;
-
- private:
-  // Shapes are compared whole; the hash reads 8 bytes a step (std::hash's reads were 4% of a
-  // verify).
-  struct ShapeHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const noexcept;
-  };
-  mutable std::shared_mutex m_mutex;
-  std::unordered_map<std::string, ShapePlan, ShapeHash, std::equal_to<>> m_plans;
-  std::size_t m_bytes = 0;
-  const std::size_t m_max_bytes;
+  void add(std::string_view shape, ShapePlan plan) {
+    const std::size_t bytes = sizeof(ShapePlan) + plan.leaves.size() * sizeof(LeafPlan);
+    ShapeTable::add(shape, std::move(plan), bytes);
+  }
 };
 
 }  // namespace msdump::verify
