@@ -5,10 +5,12 @@
 #include <fmt/format.h>
 
 #include "compare/entry_text_rows.h"
+#include "compare/row_shapes.h"
 #include "compare/unmatched_stats.h"
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/plain_ascii.h"
+#include "pyjson/plain_scanner.h"
 #include "pyjson/tree_arena.h"
 
 namespace msdump::compare {
@@ -92,16 +94,18 @@ Result<DumpHeader> read_dump_header(const ByteSource& src, const std::string& sh
   return h;
 }
 
-Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as, RowKeyer& keyer) {
+Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as, RowKeyer& keyer,
+                             std::shared_ptr<RowShapeStore> shape_store) {
   DumpIndex index;
   index.path = shown_as;
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
-  options.check_plain = true;
   pyjson::DumpJsonStream stream(src, options);
   pyjson::DumpEvent ev;
   std::vector<Row> rows;
   EntryTextRows text_rows;
+  RowShapes shapes(std::move(shape_store));
+  std::string plan_row_name;
   pyjson::TreeArena arena;
   bool saw_data = false;
   for (;;) {
@@ -115,11 +119,16 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     if (ev.type == pyjson::DumpEvent::Type::data_begin) saw_data = true;
     if (ev.type != pyjson::DumpEvent::Type::entry) continue;
     // An entry compare does not use is still checked: a syntax error anywhere fails the file, as
-    // it fails read_dump_rows (and Python's json.load). Text the stream found valid and plain is
-    // read without a tree (entry_text_rows.h); anything else, or what that reader declines, is
-    // parsed.
+    // it fails read_dump_rows (and Python's json.load). An entry of a shape read before takes
+    // that entry's rows (row_shapes.h); text PlainScanner finds valid and plain is read without a
+    // tree (entry_text_rows.h); anything else, or what that reader declines, is parsed.
     const bool used = entry_kind(ev.key) != EntryKind::other;
-    const bool from_text = ev.plain && (!used || text_rows.read(ev.key, ev.raw, index.has_md5));
+    const RowShapePlan* plan = ev.is_raw && used ? shapes.find(ev.key, ev.raw) : nullptr;
+    const bool plain = plan != nullptr || (ev.is_raw && pyjson::PlainScanner<>(ev.raw.data(), ev.raw.data() + ev.raw.size()).whole_value());
+    bool entry_md5 = false;
+    const bool from_text = plan != nullptr || (plain && (!used || text_rows.read(ev.key, ev.raw, entry_md5)));
+    if (plan == nullptr && from_text && used) shapes.learn(ev.key, text_rows, entry_md5);
+    if (plan != nullptr ? plan->has_md5 : entry_md5) index.has_md5 = true;
     rows.clear();
     std::optional<Error> parse_error;
     if (!from_text) {
@@ -144,14 +153,19 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
       index.error = invalid_input(fmt::format("'{}': entry '{}' is larger than 4 GiB", shown_as, ev.key));
       break;
     }
-    index.entries.push_back({ev.offset, ev.plain, static_cast<std::uint32_t>(end - ev.offset), index.rows(), entry_digest(ev.key, ev.raw)});
+    index.entries.push_back({ev.offset, plain, static_cast<std::uint32_t>(end - ev.offset), index.rows(), entry_digest(ev.key, ev.raw)});
     keyer.begin_entry(ev.key);
     const auto add = [&](std::string_view name, std::string_view dtype, std::uint8_t kinds) {
       index.keys.push_back(keyer.hashed(name, ev.key));
       index.dtypes.push_back(dtype_id(index, dtype));
       index.stat_kinds.push_back(kinds);
     };
-    if (from_text) {
+    if (plan != nullptr) {
+      for (const auto& r : plan->rows) {
+        plan_row_name.assign(ev.key).append(r.suffix);
+        add(plan_row_name, r.dtype, r.stat_kinds);
+      }
+    } else if (from_text) {
       for (const auto& r : text_rows.rows()) add(text_rows.name(r), r.dtype, r.stat_kinds);
     } else {
       for (const auto& r : rows) add(r.name, r.dtype, stat_kinds(r));

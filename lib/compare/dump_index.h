@@ -15,6 +15,7 @@
 #include "compare/dump_rows.h"
 #include "compare/entry_text_rows.h"
 #include "compare/row_match.h"
+#include "compare/row_shapes.h"
 #include "core/byte_source.h"
 #include "core/result.h"
 #include "pyjson/plain_reader.h"
@@ -60,9 +61,11 @@ struct DumpHeader {
 // The top-level members before "data" (task, level, framework).
 Result<DumpHeader> read_dump_header(const ByteSource& src, const std::string& shown_as);
 
-// Pass 1. `keyer` derives each row's key (its side's mappings, renumbering). Fails as
-// read_dump_rows fails (no header); a later error is kept in DumpIndex::error.
-Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as, RowKeyer& keyer);
+// Pass 1. `keyer` derives each row's key (its side's mappings, renumbering). Entries of a shape
+// read before take their rows from `shapes` (row_shapes.h), and entries read add theirs. Fails
+// as read_dump_rows fails (no header); a later error is kept in DumpIndex::error.
+Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as, RowKeyer& keyer,
+                             std::shared_ptr<RowShapeStore> shapes = RowShapeStore::shared());
 
 struct EntryRows {
   std::string name;

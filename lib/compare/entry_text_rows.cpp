@@ -108,6 +108,7 @@ bool EntryTextRows::leaf(const Fields& f, RowState state) {
   if (f.data_name.is_string() && f.data_name.end - f.data_name.begin > 2) {
     const std::string_view data_name = f.data_name.string();
     name = data_name.substr(0, data_name.rfind('.'));
+    m_data_named = true;
   }
   if (f.requires_grad.present() && value_kind(f.requires_grad) != Kind::null && value_kind(f.requires_grad) != Kind::boolean)
     return false;  // (flatten's error)
@@ -331,6 +332,7 @@ bool EntryTextRows::read_rows(std::string_view name, std::string_view value, std
 
 bool EntryTextRows::read_entry(std::string_view name, std::string_view value) {
   m_md5 = false;
+  m_data_named = false;
   m_end = value.data() + value.size();
   const char* entry = skip_plain_ws(value.data(), m_end);
   if (entry == m_end) return false;

@@ -48,6 +48,9 @@ class EntryTextRows {
   bool read_rows(std::string_view name, std::string_view value, std::vector<Row>& out);
 
   const std::vector<TextRow>& rows() const { return m_rows; }
+  // Whether a row of the entry last read is named after its descriptor's data_name (not after
+  // the entry's name and the row's path in it).
+  bool named_by_data_name() const { return m_data_named; }
   std::string_view name(const TextRow& r) const {
     return std::string_view(m_names).substr(r.name_begin, r.name_end - r.name_begin);
   }
@@ -64,6 +67,7 @@ class EntryTextRows {
 
   const char* m_end = nullptr;
   bool m_md5 = false;   // an md5 member where flatten's rule looks
+  bool m_data_named = false;
   std::vector<Row>* m_full = nullptr;  // read_rows' output (pass 2), else pass 1's rows
   std::size_t m_full_rows = 0;         // the rows of *m_full made so far (the rest: to overwrite)
   std::string m_path;   // the row name so far

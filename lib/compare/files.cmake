@@ -2,6 +2,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/compare/dump_rows.cpp
   lib/compare/value_text.cpp
   lib/compare/entry_text_rows.cpp
+  lib/compare/row_shapes.cpp
   lib/compare/dump_index.cpp
   lib/compare/stack_lookup.cpp
   lib/compare/module_parents.cpp
@@ -31,6 +32,7 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/compare/dump_rows_test.cpp
   tests/compare/value_text_test.cpp
   tests/compare/entry_text_rows_test.cpp
+  tests/compare/row_shapes_test.cpp
   tests/compare/dump_index_test.cpp
   tests/compare/stack_lookup_test.cpp
   tests/compare/module_parents_test.cpp

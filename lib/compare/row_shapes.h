@@ -1,0 +1,89 @@
+#pragma once
+// RowShapes: compare's pass 1 rows of an entry (EntryTextRows::read: per row its name, dtype and
+// statistic cell types, and the entry's md5 flag) taken from an entry of the same shape read
+// before. Those rows depend on the entry's text only through its structure (keys, strings,
+// literals, and whether each number token is an integer or a float: value_kind) and on the
+// entry's name only through the name itself, which begins every row name, and through tests of
+// its dot-separated components against words that hold no digit (entry_kind, parameters_grad,
+// src / dst).
+//
+// - An entry's shape: its name with each run of digits replaced by '#' (a component that holds a
+//   digit equals no such word either way), then its text with every number token replaced by one
+//   byte, 0x80 for an integer and 0x81 for a float. The tokens are found by their bytes
+//   (pyjson/number_tokens.h), with no syntax check.
+// - A shape learned before came from text that passed PlainScanner's syntax check and that
+//   EntryTextRows read. This text differs from it only in number tokens, each checked whole, so
+//   it is valid and plain too, and its rows are the plan's: each row's name the entry's name
+//   followed by the plan's suffix, and the plan's dtype, statistic types and state.
+// - Otherwise the caller checks and reads the entry as before, and learn()s its shape when
+//   EntryTextRows read it.
+//
+// Never learned: an entry with a row named after its data_name (that name is not the entry's
+// name and a suffix), and entries over k_max_entry_bytes (long entries are rare and seldom
+// repeat). One RowShapes per thread; the shapes live in a RowShapeStore shared by the threads and
+// files of the process, bounded (core/shape_table.h).
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/dump_rows.h"
+#include "compare/entry_text_rows.h"
+#include "core/shape_table.h"
+#include "pyjson/shape_writer.h"
+
+namespace msdump::compare {
+
+struct RowShapePlan {
+  struct PlanRow {
+    std::string suffix;  // the row's name after the entry's name
+    std::string dtype;
+    std::uint8_t stat_kinds = 0;
+    RowState state = RowState::input;
+  };
+  std::vector<PlanRow> rows;
+  bool has_md5 = false;  // the entry sets DumpIndex::has_md5
+};
+
+class RowShapeStore : public ShapeTable<RowShapePlan> {
+ public:
+  static constexpr std::size_t k_default_max_bytes = 4u << 20;
+
+  explicit RowShapeStore(std::size_t max_bytes = k_default_max_bytes) : ShapeTable(max_bytes) {}
+
+  // The process's store (made on first use): pass 1 of every dump compared.
+  static std::shared_ptr<RowShapeStore> shared();
+
+  // Adds `shape` unless it is there or the store is full.
+  void add(std::string_view shape, RowShapePlan plan);
+};
+
+class RowShapes {
+ public:
+  static constexpr std::size_t k_max_entry_bytes = 256u << 10;
+
+  explicit RowShapes(std::shared_ptr<RowShapeStore> store = RowShapeStore::shared()) : m_store(std::move(store)) {}
+
+  // The plan for entry `name` (an entry with a direction) whose value's text is `text`, or
+  // nullptr: the entry must then be checked and read as usual, and its shape is kept for learn().
+  const RowShapePlan* find(std::string_view name, std::string_view text);
+
+  // After find() gave nullptr for entry `name`, and `rows` read it (EntryTextRows::read, `md5` the
+  // flag it set for this entry): learns the entry's shape.
+  void learn(std::string_view name, const EntryTextRows& rows, bool md5);
+
+  std::size_t shapes() const { return m_store->size(); }
+
+ private:
+  std::shared_ptr<RowShapeStore> m_store;
+  std::string m_head;
+  std::string m_buffer;
+  pyjson::ShapeWriter m_writer;
+  std::string_view m_shape;
+  bool m_pending = false;  // m_shape is the unknown shape of the entry find() last read
+};
+
+}  // namespace msdump::compare

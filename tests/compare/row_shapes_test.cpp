@@ -1,0 +1,266 @@
+// RowShapes against EntryTextRows: every entry of every dump.json in testdata, and fixed-seed
+// variants of them (number tokens replaced within and across integer / float, the name's
+// counters changed, other names), are read both ways. Where RowShapes has a plan for an entry,
+// its rows (names, dtypes, statistic types, states) and md5 flag must be what EntryTextRows reads
+// off the text; entries without a plan are read and learned, as pass 1 does. Broken texts of
+// learned shapes must find no plan unless they are valid. index_dump gives the same index with
+// and without shapes. The tests also require that plans are used at all.
+
+#include "compare/row_shapes.h"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compare/dump_index.h"
+#include "core/byte_source.h"
+#include "pyjson/dump_json_stream.h"
+#include "pyjson/number_tokens.h"
+#include "pyjson/plain_scanner.h"
+#include "test_util.h"
+
+using namespace msdump;
+using namespace msdump::compare;
+
+namespace {
+
+struct Entry {
+  std::string name;
+  std::string text;
+};
+
+bool valid_plain(std::string_view text) {
+  return pyjson::PlainScanner<>(text.data(), text.data() + text.size()).whole_value();
+}
+
+// The raw texts of the entries with a direction of every dump.json in testdata that are valid
+// plain JSON (as pass 1 reads them).
+std::vector<Entry> testdata_entries() {
+  std::vector<Entry> out;
+  for (const auto& f : std::filesystem::recursive_directory_iterator(msdump::testing::testdata(""))) {
+    if (!f.is_regular_file() || f.path().filename() != "dump.json") continue;
+    const std::string text = msdump::testing::slurp(f.path());
+    const MemorySource src(as_bytes(text), f.path().string());
+    pyjson::DumpStreamOptions options;
+    options.raw_entries = true;
+    pyjson::DumpJsonStream stream(src, options);
+    pyjson::DumpEvent ev;
+    for (;;) {
+      auto more = stream.next(ev);
+      if (!more || !*more) break;
+      if (ev.type != pyjson::DumpEvent::Type::entry || !ev.is_raw || entry_kind(ev.key) == EntryKind::other) continue;
+      if (valid_plain(ev.raw)) out.push_back({ev.key, std::string(ev.raw)});
+    }
+  }
+  return out;
+}
+
+// Reads `e` as pass 1 does (the plan, else EntryTextRows and learn). Where a plan is found,
+// checks it against EntryTextRows' reading; returns whether one was.
+bool read_both_ways(RowShapes& shapes, const Entry& e) {
+  CAPTURE(e.name);
+  CAPTURE(e.text);
+  const RowShapePlan* plan = shapes.find(e.name, e.text);
+  EntryTextRows reader;
+  bool md5 = false;
+  const bool read = valid_plain(e.text) && reader.read(e.name, e.text, md5);
+  if (plan == nullptr) {
+    if (read) shapes.learn(e.name, reader, md5);
+    return false;
+  }
+  REQUIRE(read);  // a plan is only ever found for valid text the reader reads
+  CHECK(plan->has_md5 == md5);
+  REQUIRE(plan->rows.size() == reader.rows().size());
+  for (std::size_t i = 0; i < plan->rows.size(); ++i) {
+    const auto& p = plan->rows[i];
+    const auto& r = reader.rows()[i];
+    CHECK(e.name + p.suffix == reader.name(r));
+    CHECK(p.dtype == r.dtype);
+    CHECK(p.stat_kinds == r.stat_kinds);
+    CHECK(p.state == r.state);
+  }
+  return true;
+}
+
+std::string random_token(std::mt19937_64& rng, bool integer) {
+  static const char* k_ints[] = {"0", "-0", "1", "-1", "7", "64", "1000000", "9007199254740993", "123456789012345678901234"};
+  static const char* k_floats[] = {"0.0", "-0.0", "1.5", "-2.5e-07", "3.4028234663852886e+38", "1e-45", "65504.0", "1E5", "1e400"};
+  return integer ? k_ints[rng() % std::size(k_ints)] : k_floats[rng() % std::size(k_floats)];
+}
+
+// `name` with each run of digits replaced by another number.
+std::string recounted(std::mt19937_64& rng, const std::string& name) {
+  std::string out;
+  for (std::size_t i = 0; i < name.size();) {
+    if (name[i] < '0' || name[i] > '9') {
+      out += name[i++];
+      continue;
+    }
+    while (i < name.size() && name[i] >= '0' && name[i] <= '9') ++i;
+    out += std::to_string(rng() % 120);
+  }
+  return out;
+}
+
+std::string random_name(std::mt19937_64& rng, const std::string& name) {
+  static const char* k[] = {"Functional.relu.{}.forward", "Torch.add.{}.backward", "Module.fc.Linear.forward.{}",
+                            "Module.fc.Linear.backward.{}", "Module.fc{}.Linear.parameters_grad", "Module.src.Dst.forward.{}",
+                            "Distributed.send.{}.forward", "Module.parameters_grad.A.forward.{}", "Tensor.__add__.{}.forward"};
+  if (rng() % 2 == 0) return recounted(rng, name);
+  return fmt::format(fmt::runtime(k[rng() % std::size(k)]), rng() % 50);
+}
+
+// A variant of `e`: its number tokens replaced (most by one of the same kind), and sometimes its
+// name changed.
+Entry variant(std::mt19937_64& rng, const Entry& e) {
+  Entry out{e.name, ""};
+  const char* cut = e.text.data();
+  pyjson::for_each_number_token(e.text, [&](const pyjson::NumberText& n) {
+    out.text.append(cut, n.begin);
+    const bool integer = n.int_end == n.end;
+    const auto p = rng() % 20;  // most kept or of the same kind, one in 20 of the other
+    if (p < 12) out.text.append(n.begin, n.end);
+    else out.text += random_token(rng, p < 19 ? integer : !integer);
+    cut = n.end;
+    return true;
+  });
+  out.text.append(cut, e.text.data() + e.text.size());
+  if (rng() % 3 == 0) out.name = random_name(rng, e.name);
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("msdump::compare") {
+  TEST_CASE("row shapes: testdata entries take the rows EntryTextRows reads") {
+    const auto entries = testdata_entries();
+    REQUIRE(entries.size() > 5000);
+    RowShapes shapes(std::make_shared<RowShapeStore>());
+    std::size_t planned = 0;
+    for (const Entry& e : entries) planned += read_both_ways(shapes, e) ? 1 : 0;
+    MESSAGE("entries " << entries.size() << ", read by their shape " << planned << ", shapes " << shapes.shapes());
+    CHECK(planned > entries.size() / 4);
+  }
+
+  TEST_CASE("row shapes: variants (numbers of either kind, names recounted and changed)") {
+    const auto entries = testdata_entries();
+    REQUIRE(!entries.empty());
+    RowShapes shapes(std::make_shared<RowShapeStore>());
+    std::mt19937_64 rng(11);
+    std::size_t planned = 0, renamed_planned = 0;
+    for (int round = 0; round < 6000; ++round) {
+      const Entry& e = entries[rng() % entries.size()];
+      const Entry v = variant(rng, e);
+      const bool p = read_both_ways(shapes, v);
+      planned += p ? 1 : 0;
+      renamed_planned += p && v.name != e.name ? 1 : 0;
+    }
+    CHECK(planned > 1000);
+    CHECK(renamed_planned > 200);
+  }
+
+  TEST_CASE("row shapes: broken texts of learned shapes find a plan only when they are valid") {
+    const auto entries = testdata_entries();
+    REQUIRE(!entries.empty());
+    RowShapes shapes(std::make_shared<RowShapeStore>());
+    for (const Entry& e : entries) read_both_ways(shapes, e);
+    std::mt19937_64 rng(5);
+    static constexpr char k_bytes[] = "0123456789.eE+-\" ,:{}[]xN\\";
+    std::size_t planned = 0, refused = 0;
+    for (int round = 0; round < 20000; ++round) {
+      const Entry& e = entries[rng() % entries.size()];
+      Entry b = e;
+      const int changes = 1 + static_cast<int>(rng() % 3);
+      for (int c = 0; c < changes; ++c) {
+        const std::size_t at = rng() % b.text.size();
+        if (rng() % 4 == 0) b.text.erase(at, 1);
+        else if (rng() % 4 == 0) b.text.insert(at, 1, k_bytes[rng() % (sizeof k_bytes - 1)]);
+        else b.text[at] = k_bytes[rng() % (sizeof k_bytes - 1)];
+      }
+      if (!valid_plain(b.text)) {
+        CAPTURE(b.text);
+        CHECK(shapes.find(b.name, b.text) == nullptr);
+        ++refused;
+        continue;
+      }
+      planned += read_both_ways(shapes, b) ? 1 : 0;
+    }
+    CHECK(planned > 100);   // changed digits that are still number tokens of the same kind
+    CHECK(refused > 1000);  // most changes break the text
+  }
+
+  TEST_CASE("row shapes: rows named after data_name and long entries are never learned") {
+    const std::string tensor = R"({"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2], "Max": 1.5, "Min": -1, "Mean": 0.5, "Norm": 2.0)";
+    RowShapes shapes(std::make_shared<RowShapeStore>());
+    const Entry named{"Torch.add.0.forward", R"({"input_args": [)" + tensor + R"(, "data_name": "Torch.add.0.forward.input.0.pt"}]})"};
+    CHECK_FALSE(read_both_ways(shapes, named));
+    CHECK_FALSE(read_both_ways(shapes, named));
+    CHECK(shapes.shapes() == 0);
+    std::string long_text = R"({"input_args": [)";
+    while (long_text.size() <= RowShapes::k_max_entry_bytes) long_text += tensor + "}, ";
+    long_text += tensor + "}]}";
+    const Entry long_entry{"Torch.add.1.forward", long_text};
+    CHECK_FALSE(read_both_ways(shapes, long_entry));
+    CHECK_FALSE(read_both_ways(shapes, long_entry));
+    CHECK(shapes.shapes() == 0);
+    const Entry plain{"Torch.add.2.forward", R"({"input_args": [)" + tensor + "}]}"};
+    CHECK_FALSE(read_both_ways(shapes, plain));
+    CHECK(read_both_ways(shapes, plain));
+    CHECK(read_both_ways(shapes, {"Torch.add.17.forward", plain.text}));
+    CHECK_FALSE(read_both_ways(shapes, {"Torch.sub.2.forward", plain.text}));
+    CHECK(shapes.shapes() == 2);
+  }
+
+  TEST_CASE("row shapes: the store holds at most its bytes, and the process shares one") {
+    auto small = std::make_shared<RowShapeStore>(0);
+    RowShapes shapes(small);
+    const Entry e{"Torch.add.2.forward", R"({"input_args": [{"type": "int", "value": 1}]})"};
+    CHECK_FALSE(read_both_ways(shapes, e));
+    CHECK_FALSE(read_both_ways(shapes, e));
+    CHECK(small->size() == 0);
+    CHECK(RowShapeStore::shared() == RowShapeStore::shared());
+  }
+
+  TEST_CASE("row shapes: index_dump gives the same index with and without shapes") {
+    std::size_t files = 0;
+    for (const auto& f : std::filesystem::recursive_directory_iterator(msdump::testing::testdata(""))) {
+      if (!f.is_regular_file() || f.path().filename() != "dump.json") continue;
+      CAPTURE(f.path().string());
+      const std::string text = msdump::testing::slurp(f.path());
+      const MemorySource src(as_bytes(text), "dump.json");
+      MatchOptions options;
+      RowKeyer with_keyer(true, options, false), without_keyer(true, options, false);
+      const auto store = std::make_shared<RowShapeStore>();
+      auto with = index_dump(src, "dump.json", with_keyer, store);
+      auto without = index_dump(src, "dump.json", without_keyer, std::make_shared<RowShapeStore>(0));
+      REQUIRE(with.ok() == without.ok());
+      if (!with) {
+        CHECK(with.error().message == without.error().message);
+        continue;
+      }
+      ++files;
+      CHECK(with->error.has_value() == without->error.has_value());
+      if (with->error) CHECK(with->error->message == without->error->message);
+      CHECK(with->has_md5 == without->has_md5);
+      CHECK(with->keys == without->keys);
+      CHECK(with->stat_kinds == without->stat_kinds);
+      REQUIRE(with->dtypes.size() == without->dtypes.size());
+      for (std::size_t r = 0; r < with->dtypes.size(); ++r)
+        CHECK(with->dtype_names[with->dtypes[r]] == without->dtype_names[without->dtypes[r]]);
+      REQUIRE(with->entries.size() == without->entries.size());
+      for (std::size_t i = 0; i < with->entries.size(); ++i) {
+        const auto &a = with->entries[i], &b = without->entries[i];
+        CHECK(a.offset == b.offset);
+        CHECK(a.plain_value == b.plain_value);
+        CHECK(a.length == b.length);
+        CHECK(a.first_row == b.first_row);
+        CHECK(a.digest == b.digest);
+      }
+    }
+    CHECK(files > 20);
+  }
+}
