@@ -104,6 +104,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
   pyjson::DumpEvent ev;
   std::vector<Row> rows;
   EntryTextRows text_rows;
+  index.shapes = shape_store;
   RowShapes shapes(std::move(shape_store));
   std::string plan_row_name;
   pyjson::TreeArena arena;
@@ -127,7 +128,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     const bool plain = plan != nullptr || (ev.is_raw && pyjson::PlainScanner<>(ev.raw.data(), ev.raw.data() + ev.raw.size()).whole_value());
     bool entry_md5 = false;
     const bool from_text = plan != nullptr || (plain && (!used || text_rows.read(ev.key, ev.raw, entry_md5)));
-    if (plan == nullptr && from_text && used) shapes.learn(ev.key, text_rows, entry_md5);
+    const RowShapePlan* learned = plan == nullptr && from_text && used ? shapes.learn(ev.key, ev.raw, text_rows, entry_md5) : nullptr;
     if (plan != nullptr ? plan->has_md5 : entry_md5) index.has_md5 = true;
     rows.clear();
     std::optional<Error> parse_error;
@@ -153,7 +154,8 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
       index.error = invalid_input(fmt::format("'{}': entry '{}' is larger than 4 GiB", shown_as, ev.key));
       break;
     }
-    index.entries.push_back({ev.offset, plain, static_cast<std::uint32_t>(end - ev.offset), index.rows(), entry_digest(ev.key, ev.raw)});
+    index.entries.push_back({ev.offset, plain, static_cast<std::uint32_t>(end - ev.offset), index.rows(), entry_digest(ev.key, ev.raw),
+                             plan != nullptr ? plan : learned});
     keyer.begin_entry(ev.key);
     const auto add = [&](std::string_view name, std::string_view dtype, std::uint8_t kinds) {
       index.keys.push_back(keyer.hashed(name, ev.key));
@@ -266,7 +268,7 @@ Result<void> EntryFetcher::read_plain(std::uint32_t entry, std::string_view text
   const std::string_view value = text.substr(start);
   if (entry_digest(name, value) != e.digest) return changed_error(e);
   rows.reserve(m_index.entry_rows(entry));
-  if (m_text.read_rows(name, value, rows)) {
+  if ((e.plan != nullptr && read_planned_rows(*e.plan, name, value, rows)) || m_text.read_rows(name, value, rows)) {
     if (rows.size() != m_index.entry_rows(entry)) return changed_error(e);
     return {};
   }

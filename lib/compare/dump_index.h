@@ -31,6 +31,7 @@ struct EntryExtent {
   std::uint32_t length = 0;   // key, colon and value
   std::uint32_t first_row = 0;
   std::uint64_t digest = 0;   // entry_digest of its key and value as pass 1 read them
+  const RowShapePlan* plan = nullptr;  // its shape's plan, if pass 1 had one (DumpIndex::shapes holds it)
 };
 
 // A hash of an entry's key (decoded) and value text: pass 2 reads an entry whose text is plain
@@ -48,6 +49,7 @@ struct DumpIndex {
   std::vector<std::uint8_t> stat_kinds;    // per row: its statistic cells' types (unmatched_stats.h)
   std::vector<std::string> dtype_names;
   std::optional<Error> error;              // as DumpRows::error: entries before it are indexed
+  std::shared_ptr<const RowShapeStore> shapes;  // the entries' plans
   std::uint32_t row_count = 0;             // (keys and dtypes may be dropped once paired)
   std::uint32_t rows() const { return row_count; }
   std::uint32_t entry_rows(std::uint32_t entry) const;

@@ -148,7 +148,9 @@ namespace {
 
 // flatten's Walker::leaf, full, for a descriptor without a dtype: its dtype, shape, statistic
 // cells and (for ranks and process groups) md5 cell. `path` is the row's path name.
-bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view path, const char* end, Row& r) {
+template <class Use>
+bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view path, const char* end, Row& r, Use&& use) {
+  using How = EntryTextRows::Use;
   std::string_view last, second_last;
   last_two_components(path, last, second_last);
   const ValueText& value = f.value;
@@ -159,6 +161,7 @@ bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view p
   };
   // str() of `v`, "None" without it, as every statistic cell and the md5 cell
   const auto text_all = [&](const ValueText& v) {
+    use(How::other, v);
     std::string text = "None";
     if (v.present() && !python_str_of(v, end, text)) return false;
     all_four_cells(Cell::text(text));
@@ -167,12 +170,14 @@ bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view p
   };
   Cell cell;
   if (type == "torch.Size") {
+    use(How::shape_str, value);
     if (!value.present()) r.shape = "None";
     else if (!python_str_of(value, end, r.shape)) return false;
   } else if (type == "slice") {
     if (value.present() && value.first() != '[') r.shape = "()";
     else r.shape = "(" + std::to_string(value.present() ? item_count(value, end) : 0) + ",)";
   } else if (type == "ellipsis") {
+    use(How::value_cells, value);
     if (!value_cell_of(value, end, cell)) return false;
     all_four_cells(cell);
   } else if (last == "src" || last == "dst" || last == "group_src" || last == "group_dst") {
@@ -181,6 +186,7 @@ bool non_tensor_cells(const Fields& f, std::string_view type, std::string_view p
     return text_all(f.group_ranks);
   } else {
     r.dtype = python_type_name(value.present() ? value_kind(value) : Kind::null);
+    use(How::value_cells, value);
     if (!value_cell_of(value, end, cell)) return false;
     all_four_cells(cell);
   }
@@ -195,28 +201,39 @@ bool EntryTextRows::full_leaf(const Fields& f, std::string_view name, bool tenso
   Row& r = new_row(name, state);
   if (f.data_name.is_string() && f.data_name.end - f.data_name.begin > 2) r.data_name = f.data_name.string();
   if (f.requires_grad.present() && !f.requires_grad.is_null()) r.requires_grad = f.requires_grad.first() == 't' ? "True" : "False";
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 4; ++i) {
+    use(Use::stat_cell, f.stats[i], static_cast<std::uint8_t>(i));
     if (!stat_cell_of(f.stats[i], m_end, r.stats[i])) return false;
+  }
   const std::string_view type = f.type.is_string() ? f.type.string() : std::string_view();
   if (tensor) {
     r.tensor = true;
     r.dtype = f.dtype.string();
+    use(Use::shape_str, f.shape);
     if (!f.shape.present() || f.shape.is_null()) r.shape = k_none;
     else if (!python_str_of(f.shape, m_end, r.shape)) return false;
-  } else if (!non_tensor_cells(f, type, m_path, m_end, r)) {
+  } else if (!non_tensor_cells(f, type, m_path, m_end, r, [this](Use how, ValueText text) { use(how, text); })) {
     return false;
   }
   if (!r.md5.empty()) return true;
   const ValueText& md5 = f.md5;
-  if (md5.present() && !md5.is_null() && !(md5.is_string() && md5.end - md5.begin == 2)) return python_str_of(md5, m_end, r.md5);
+  if (md5.present() && !md5.is_null() && !(md5.is_string() && md5.end - md5.begin == 2)) {
+    use(Use::md5_str, md5);
+    return python_str_of(md5, m_end, r.md5);
+  }
   if (!f.value.present()) {
     r.md5 = k_crc_of_empty;
     return true;
   }
+  use(Use::md5_crc, f.value);
   std::string text;
   if (!python_str_of(f.value, m_end, text)) return false;
   r.md5 = crc_text(text);
   return true;
+}
+
+void EntryTextRows::use(Use how, ValueText text, std::uint8_t stat) {
+  if (m_uses != nullptr) m_uses->push_back({static_cast<std::uint32_t>(m_full_rows - 1), stat, how, text});
 }
 
 // flatten's Walker::walk of the value at p: `m_path` is the row name so far, extended and
@@ -295,6 +312,7 @@ bool EntryTextRows::read_containers(std::string_view name, const char* entry) {
   });
   if (end == nullptr) return false;
   if (in_order) return true;
+  m_reordered_rows = true;
   if (m_full != nullptr) {
     std::vector<Row> ordered;
     ordered.reserve(m_full_rows);
@@ -322,6 +340,7 @@ bool EntryTextRows::read(std::string_view name, std::string_view value, bool& ha
 }
 
 bool EntryTextRows::read_rows(std::string_view name, std::string_view value, std::vector<Row>& out) {
+  if (m_uses != nullptr) m_uses->clear();
   m_full = &out;
   m_full_rows = 0;
   const bool ok = read_entry(name, value);
@@ -333,6 +352,7 @@ bool EntryTextRows::read_rows(std::string_view name, std::string_view value, std
 bool EntryTextRows::read_entry(std::string_view name, std::string_view value) {
   m_md5 = false;
   m_data_named = false;
+  m_reordered_rows = false;
   m_end = value.data() + value.size();
   const char* entry = skip_plain_ws(value.data(), m_end);
   if (entry == m_end) return false;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compare/dump_rows.h"
+#include "compare/value_text.h"
 
 namespace msdump::compare {
 
@@ -51,6 +52,31 @@ class EntryTextRows {
   // Whether a row of the entry last read is named after its descriptor's data_name (not after
   // the entry's name and the row's path in it).
   bool named_by_data_name() const { return m_data_named; }
+  // Whether read_rows put the rows of the entry last read in flatten's order after reading them
+  // (containers out of order or repeated).
+  bool reordered() const { return m_reordered_rows; }
+
+  // Where read_rows made a row's cells from a value's text, for plans that make them again from
+  // another text of the same shape (row_shapes.h): `row` (in reading order) got the cells `how`
+  // names from `text` (which may be absent: a member that is not there), in this order, a later
+  // use overwriting what an earlier one made. Everything else in its rows is made from the
+  // text's structure, strings and literals.
+  enum class Use : std::uint8_t {
+    stat_cell,    // stats[stat] = stat_cell_of(text)
+    value_cells,  // every statistic = value_cell_of(text)
+    shape_str,    // shape = python_str_of(text)
+    md5_str,      // md5 = python_str_of(text)
+    md5_crc,      // md5 = crc_text(python_str_of(text))
+    other,        // every statistic and md5 from something else (a rank's or a group's text)
+  };
+  struct TextUse {
+    std::uint32_t row = 0;
+    std::uint8_t stat = 0;
+    Use how = Use::other;
+    ValueText text;
+  };
+  // Makes read_rows list its uses into `uses` (cleared per entry); nullptr: not listed.
+  void list_uses(std::vector<TextUse>* uses) { m_uses = uses; }
   std::string_view name(const TextRow& r) const {
     return std::string_view(m_names).substr(r.name_begin, r.name_end - r.name_begin);
   }
@@ -68,6 +94,9 @@ class EntryTextRows {
   const char* m_end = nullptr;
   bool m_md5 = false;   // an md5 member where flatten's rule looks
   bool m_data_named = false;
+  bool m_reordered_rows = false;
+  std::vector<TextUse>* m_uses = nullptr;
+  void use(Use how, ValueText text, std::uint8_t stat = 0);
   std::vector<Row>* m_full = nullptr;  // read_rows' output (pass 2), else pass 1's rows
   std::size_t m_full_rows = 0;         // the rows of *m_full made so far (the rest: to overwrite)
   std::string m_path;   // the row name so far

@@ -1,5 +1,8 @@
 #include "compare/row_shapes.h"
 
+#include <algorithm>
+
+#include "compare/value_text.h"
 #include "pyjson/number_tokens.h"
 
 namespace msdump::compare {
@@ -12,6 +15,12 @@ std::shared_ptr<RowShapeStore> RowShapeStore::shared() {
 void RowShapeStore::add(std::string_view shape, RowShapePlan plan) {
   std::size_t bytes = sizeof(RowShapePlan) + plan.rows.size() * sizeof(RowShapePlan::PlanRow);
   for (const auto& r : plan.rows) bytes += r.suffix.capacity() + r.dtype.capacity();
+  if (plan.full) {
+    bytes += plan.full->rows.size() * sizeof(Row) + plan.full->runs.size() * sizeof(std::uint32_t) +
+             plan.full->patches.size() * sizeof(RowShapePlan::Patch);
+    for (const Row& r : plan.full->rows)
+      bytes += r.name.capacity() + r.dtype.capacity() + r.shape.capacity() + r.md5.capacity() + r.data_name.capacity();
+  }
   ShapeTable::add(shape, std::move(plan), bytes);
 }
 
@@ -26,9 +35,11 @@ const RowShapePlan* RowShapes::find(std::string_view name, std::string_view text
   }
   m_head += '\xFF';
   m_writer.begin(m_buffer, m_head, text);
+  m_tokens.clear();
   static constexpr char k_integer = '\x80', k_float = '\x81';
-  const bool read = pyjson::for_each_number_token(text, [this](const pyjson::NumberText& n) {
+  const bool read = pyjson::for_each_number_token(text, [this, &text](const pyjson::NumberText& n) {
     m_writer.cut(n.begin, n.end, std::string_view(n.int_end == n.end ? &k_integer : &k_float, 1));
+    m_tokens.emplace_back(static_cast<std::uint32_t>(n.begin - text.data()), static_cast<std::uint32_t>(n.end - text.data()));
     return true;
   });
   if (!read) return nullptr;  // (a backslash, a byte that is not ASCII, or not a number token)
@@ -38,19 +49,135 @@ const RowShapePlan* RowShapes::find(std::string_view name, std::string_view text
   return plan;
 }
 
-void RowShapes::learn(std::string_view name, const EntryTextRows& rows, bool md5) {
-  if (!m_pending) return;
+namespace {
+
+// Whether a use `how` (of statistic `stat`) makes a cell that patch `p` makes.
+bool overwrites(EntryTextRows::Use how, std::uint8_t stat, const RowShapePlan::Patch& p) {
+  using Use = EntryTextRows::Use;
+  const auto cells = [](Use h, std::uint8_t s) -> unsigned {  // bits 0-3 statistics, 4 shape, 5 md5
+    switch (h) {
+      case Use::stat_cell: return 1u << s;
+      case Use::value_cells: return 0xFu;
+      case Use::shape_str: return 0x10u;
+      case Use::md5_str:
+      case Use::md5_crc: return 0x20u;
+      case Use::other: return 0x2Fu;
+    }
+    return 0x3Fu;
+  };
+  return (cells(how, stat) & cells(p.how, p.stat)) != 0;
+}
+
+// Pass 2's whole rows of entry `name` = `text` (number tokens at `tokens`), or nullopt where
+// read_rows declines, reorders, names a row after its data_name or makes a value holding tokens
+// into a cell in a way a plan cannot repeat.
+std::optional<RowShapePlan::Full> full_plan(std::string_view name, std::string_view text,
+                                            const std::vector<std::pair<std::uint32_t, std::uint32_t>>& tokens) {
+  EntryTextRows reader;
+  std::vector<EntryTextRows::TextUse> uses;
+  reader.list_uses(&uses);
+  RowShapePlan::Full full;
+  if (!reader.read_rows(name, text, full.rows) || reader.reordered() || reader.named_by_data_name()) return std::nullopt;
+  for (Row& r : full.rows) {
+    if (!r.name.starts_with(name)) return std::nullopt;
+    r.name.erase(0, name.size());
+  }
+  std::uint32_t at = 0;
+  for (const auto& [begin, end] : tokens) {
+    full.runs.push_back(begin - at);
+    at = end;
+  }
+  for (const auto& u : uses) {
+    const auto begin = u.text.present() ? static_cast<std::uint32_t>(u.text.begin - text.data()) : 0;
+    const auto end = u.text.present() ? static_cast<std::uint32_t>(u.text.end - text.data()) : 0;
+    // The tokens inside the value: [first, last].
+    const auto first = std::lower_bound(tokens.begin(), tokens.end(), begin,
+                                        [](const auto& t, std::uint32_t b) { return t.first < b; });
+    if (first == tokens.end() || first->first >= end) {
+      // None: what it made is the plan's, and what patches before it made is overwritten.
+      std::erase_if(full.patches, [&u](const RowShapePlan::Patch& p) { return p.row == u.row && overwrites(u.how, u.stat, p); });
+      continue;
+    }
+    if (u.how == EntryTextRows::Use::other) return std::nullopt;
+    auto last = first;
+    while (last + 1 != tokens.end() && (last + 1)->first < end) ++last;
+    full.patches.push_back({u.row, u.stat, u.how, static_cast<std::uint32_t>(first - tokens.begin()),
+                            static_cast<std::uint32_t>(last - tokens.begin()), first->first - begin, end - last->second});
+  }
+  return full;
+}
+
+// What read_rows does with a value's text (EntryTextRows::Use), again.
+bool apply(const RowShapePlan::Patch& p, ValueText v, const char* end, Row& r) {
+  using Use = EntryTextRows::Use;
+  switch (p.how) {
+    case Use::stat_cell: return stat_cell_of(v, end, r.stats[p.stat]);
+    case Use::value_cells: {
+      Cell cell;
+      if (!value_cell_of(v, end, cell)) return false;
+      for (auto& c : r.stats) c = cell;
+      return true;
+    }
+    case Use::shape_str: return python_str_of(v, end, r.shape);
+    case Use::md5_str: return python_str_of(v, end, r.md5);
+    case Use::md5_crc: {
+      thread_local std::string text;
+      if (!python_str_of(v, end, text)) return false;
+      r.md5 = crc_text(text);
+      return true;
+    }
+    case Use::other: break;
+  }
+  return false;
+}
+
+bool continues_number(char c) { return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'; }
+
+}  // namespace
+
+bool read_planned_rows(const RowShapePlan& plan, std::string_view name, std::string_view value, std::vector<Row>& out) {
+  if (!plan.full) return false;
+  const RowShapePlan::Full& full = *plan.full;
+  thread_local std::vector<ValueText> tokens;
+  tokens.clear();
+  const char* p = value.data();
+  const char* const end = p + value.size();
+  for (const std::uint32_t run : full.runs) {
+    if (static_cast<std::size_t>(end - p) < run) return false;
+    p += run;
+    const char* const begin = p;
+    while (p != end && continues_number(*p)) ++p;
+    tokens.push_back({begin, p});
+  }
+  if (out.size() < full.rows.size()) out.resize(full.rows.size());
+  for (std::size_t i = 0; i < full.rows.size(); ++i) {
+    out[i] = full.rows[i];
+    out[i].name.assign(name).append(full.rows[i].name);
+  }
+  out.resize(full.rows.size());
+  for (const auto& patch : full.patches) {
+    const ValueText v{tokens[patch.first].begin - patch.before, tokens[patch.last].end + patch.after};
+    if (!apply(patch, v, end, out[patch.row])) return false;
+  }
+  return true;
+}
+
+const RowShapePlan* RowShapes::learn(std::string_view name, std::string_view text, const EntryTextRows& rows, bool md5) {
+  if (!m_pending) return nullptr;
   m_pending = false;
-  if (rows.named_by_data_name()) return;
+  if (rows.named_by_data_name()) return nullptr;
   RowShapePlan plan;
   plan.has_md5 = md5;
   plan.rows.reserve(rows.rows().size());
   for (const auto& r : rows.rows()) {
     const std::string_view row_name = rows.name(r);
-    if (!row_name.starts_with(name)) return;  // (only a data_name names a row otherwise)
+    if (!row_name.starts_with(name)) return nullptr;  // (only a data_name names a row otherwise)
     plan.rows.push_back({std::string(row_name.substr(name.size())), std::string(r.dtype), r.stat_kinds, r.state});
   }
+  plan.full = full_plan(name, text, m_tokens);
+  if (plan.full && plan.full->rows.size() != plan.rows.size()) plan.full.reset();
   m_store->add(m_shape, std::move(plan));
+  return m_store->find(m_shape);
 }
 
 }  // namespace msdump::compare

@@ -22,10 +22,22 @@
 // name and a suffix), and entries over k_max_entry_bytes (long entries are rare and seldom
 // repeat). One RowShapes per thread; the shapes live in a RowShapeStore shared by the threads and
 // files of the process, bounded (core/shape_table.h).
+//
+// Pass 2 reads the whole rows of an entry of a known shape the same way (RowShapePlan::Full,
+// read_planned_rows): pass 1 keeps each entry's plan, and pass 2 reads text whose digest shows it
+// is the text pass 1 read. A plan holds the rows EntryTextRows::read_rows made of the entry it
+// was learned from, and where it made a cell from a value holding number tokens
+// (EntryTextRows::TextUse). Another text of the shape differs only in those tokens, and each
+// token starts a fixed number of bytes after the one before ends: such a value is found again by
+// its first and last token and made the same way; every other part of the rows is the plan's.
+// Entries whose rows make a value holding tokens some other way (a rank's or a process group's
+// text) have no such plan, nor do entries whose containers read_rows reordered.
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +50,19 @@
 namespace msdump::compare {
 
 struct RowShapePlan {
+  // Pass 2's whole rows (read_planned_rows).
+  struct Patch {
+    std::uint32_t row = 0;
+    std::uint8_t stat = 0;
+    EntryTextRows::Use how = EntryTextRows::Use::other;
+    std::uint32_t first = 0, last = 0;  // the value's first and last number tokens
+    std::uint32_t before = 0, after = 0;  // its bytes before the first token and after the last
+  };
+  struct Full {
+    std::vector<Row> rows;  // as read_rows made them, each name only its suffix
+    std::vector<std::uint32_t> runs;  // per number token, the bytes before it since the token before
+    std::vector<Patch> patches;  // in read_rows' order
+  };
   struct PlanRow {
     std::string suffix;  // the row's name after the entry's name
     std::string dtype;
@@ -46,7 +71,14 @@ struct RowShapePlan {
   };
   std::vector<PlanRow> rows;
   bool has_md5 = false;  // the entry sets DumpIndex::has_md5
+  std::optional<Full> full;
 };
+
+// Pass 2: `out` made the whole rows of entry `name` = `value`, a text of the plan's shape (its
+// digest taken in pass 1), as EntryTextRows::read_rows makes them. The Rows `out` holds are
+// overwritten in place. False when the plan has no whole rows or a value declines as read_rows
+// declines it (`out` then unspecified).
+bool read_planned_rows(const RowShapePlan& plan, std::string_view name, std::string_view value, std::vector<Row>& out);
 
 class RowShapeStore : public ShapeTable<RowShapePlan> {
  public:
@@ -71,9 +103,11 @@ class RowShapes {
   // nullptr: the entry must then be checked and read as usual, and its shape is kept for learn().
   const RowShapePlan* find(std::string_view name, std::string_view text);
 
-  // After find() gave nullptr for entry `name`, and `rows` read it (EntryTextRows::read, `md5` the
-  // flag it set for this entry): learns the entry's shape.
-  void learn(std::string_view name, const EntryTextRows& rows, bool md5);
+  // After find() gave nullptr for entry `name` = `text`, and `rows` read it (EntryTextRows::read,
+  // `md5` the flag it set for this entry): learns the entry's shape, and its whole rows where
+  // read_rows reads them.
+  // Returns the plan the store holds for the shape then (nullptr: the store is full).
+  const RowShapePlan* learn(std::string_view name, std::string_view text, const EntryTextRows& rows, bool md5);
 
   std::size_t shapes() const { return m_store->size(); }
 
@@ -83,6 +117,7 @@ class RowShapes {
   std::string m_buffer;
   pyjson::ShapeWriter m_writer;
   std::string_view m_shape;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> m_tokens;  // the text's number tokens: [begin, end) offsets
   bool m_pending = false;  // m_shape is the unknown shape of the entry find() last read
 };
 

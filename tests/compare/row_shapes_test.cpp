@@ -2,9 +2,11 @@
 // variants of them (number tokens replaced within and across integer / float, the name's
 // counters changed, other names), are read both ways. Where RowShapes has a plan for an entry,
 // its rows (names, dtypes, statistic types, states) and md5 flag must be what EntryTextRows reads
-// off the text; entries without a plan are read and learned, as pass 1 does. Broken texts of
-// learned shapes must find no plan unless they are valid. index_dump gives the same index with
-// and without shapes. The tests also require that plans are used at all.
+// off the text, and pass 2's whole rows made from the plan (read_planned_rows) what read_rows
+// makes, every member (a plan declines exactly where read_rows declines); entries without a plan
+// are read and learned, as pass 1 does. Broken texts of learned shapes must find no plan unless
+// they are valid. index_dump gives the same index with and without shapes, and EntryFetcher the
+// same rows. The tests also require that plans are used at all.
 
 #include "compare/row_shapes.h"
 
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "compare/dump_index.h"
+#include "compare/row_test_checks.h"
 #include "core/byte_source.h"
 #include "pyjson/dump_json_stream.h"
 #include "pyjson/number_tokens.h"
@@ -25,6 +28,7 @@
 
 using namespace msdump;
 using namespace msdump::compare;
+using compare::testing::check_same_row;
 
 namespace {
 
@@ -59,8 +63,28 @@ std::vector<Entry> testdata_entries() {
   return out;
 }
 
+std::size_t g_whole_planned = 0;  // entries whose whole rows a plan made (read_both_ways)
+
+// Pass 2's whole rows from `plan` against read_rows'.
+void check_whole_rows(const RowShapePlan& plan, const Entry& e) {
+  static std::vector<Row> reused;  // (the rows of the entries before, overwritten in place)
+  EntryTextRows reader;
+  std::vector<Row> expected;
+  const bool read = reader.read_rows(e.name, e.text, expected);
+  if (!plan.full) return;
+  if (!read_planned_rows(plan, e.name, e.text, reused)) {
+    CHECK_FALSE(read);  // (the same conversion declines)
+    reused.clear();
+    return;
+  }
+  ++g_whole_planned;
+  REQUIRE(read);
+  REQUIRE(reused.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) check_same_row(reused[i], expected[i]);
+}
+
 // Reads `e` as pass 1 does (the plan, else EntryTextRows and learn). Where a plan is found,
-// checks it against EntryTextRows' reading; returns whether one was.
+// checks it against EntryTextRows' reading, pass 1's rows and pass 2's; returns whether one was.
 bool read_both_ways(RowShapes& shapes, const Entry& e) {
   CAPTURE(e.name);
   CAPTURE(e.text);
@@ -69,9 +93,13 @@ bool read_both_ways(RowShapes& shapes, const Entry& e) {
   bool md5 = false;
   const bool read = valid_plain(e.text) && reader.read(e.name, e.text, md5);
   if (plan == nullptr) {
-    if (read) shapes.learn(e.name, reader, md5);
+    if (read) {
+      const RowShapePlan* learned = shapes.learn(e.name, e.text, reader, md5);
+      if (learned != nullptr) check_whole_rows(*learned, e);
+    }
     return false;
   }
+  check_whole_rows(*plan, e);
   REQUIRE(read);  // a plan is only ever found for valid text the reader reads
   CHECK(plan->has_md5 == md5);
   REQUIRE(plan->rows.size() == reader.rows().size());
@@ -142,8 +170,10 @@ TEST_SUITE("msdump::compare") {
     RowShapes shapes(std::make_shared<RowShapeStore>());
     std::size_t planned = 0;
     for (const Entry& e : entries) planned += read_both_ways(shapes, e) ? 1 : 0;
-    MESSAGE("entries " << entries.size() << ", read by their shape " << planned << ", shapes " << shapes.shapes());
+    MESSAGE("entries " << entries.size() << ", read by their shape " << planned << ", shapes " << shapes.shapes()
+                        << ", whole rows from plans " << g_whole_planned);
     CHECK(planned > entries.size() / 4);
+    CHECK(g_whole_planned > entries.size() / 4);
   }
 
   TEST_CASE("row shapes: variants (numbers of either kind, names recounted and changed)") {
@@ -152,6 +182,7 @@ TEST_SUITE("msdump::compare") {
     RowShapes shapes(std::make_shared<RowShapeStore>());
     std::mt19937_64 rng(11);
     std::size_t planned = 0, renamed_planned = 0;
+    const std::size_t whole_before = g_whole_planned;
     for (int round = 0; round < 6000; ++round) {
       const Entry& e = entries[rng() % entries.size()];
       const Entry v = variant(rng, e);
@@ -161,6 +192,7 @@ TEST_SUITE("msdump::compare") {
     }
     CHECK(planned > 1000);
     CHECK(renamed_planned > 200);
+    CHECK(g_whole_planned - whole_before > 1000);
   }
 
   TEST_CASE("row shapes: broken texts of learned shapes find a plan only when they are valid") {
@@ -215,6 +247,40 @@ TEST_SUITE("msdump::compare") {
     CHECK(shapes.shapes() == 2);
   }
 
+  TEST_CASE("row shapes: whole rows where a value's cells overwrite the statistics, and values no plan repeats") {
+    struct Case {
+      std::string name, text;
+      bool whole;  // the plan makes the whole rows
+    };
+    const std::string stats = R"("Max": 1.5, "Min": -1, "Mean": 0.25, "Norm": 2.0)";
+    const Case cases[] = {
+        {"Torch.add.0.forward", R"({"input_args": [{"type": "torch.Tensor", "dtpe": "torch.float32", "shape": [2, 3], )" + stats + "}]}", true},
+        {"Torch.add.0.forward", R"({"input_args": [{"type": "int", "value": 7, )" + stats + R"(}, {"type": "float", "value": 2.5}, {"type": "bool", "value": true}]})", true},
+        {"Torch.add.0.forward", R"({"input_args": [{"type": "torch.Size", "value": [2, 3], )" + stats + R"(}, {"type": "slice", "value": [1, 2, null]}, {"type": "ellipsis", "value": 3}]})", true},
+        {"Torch.add.0.forward", R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.int8", "shape": [4], "md5": 12, )" + stats + "}]}", true},
+        {"Torch.add.0.forward", R"({"input_args": [{"type": "list", "value": [1, 2.5, "a"]}]})", true},
+        {"Distributed.send.0.forward", R"({"input_kwargs": {"dst": {"type": "int", "value": 1, )" + stats + "}}}", false},
+        {"Distributed.send.0.forward", R"({"input_kwargs": {"dst": {"type": "int", )" + stats + "}}}", true},
+        {"Distributed.send.0.forward", R"({"input_kwargs": {"group": {"type": "torch.ProcessGroup", "group_ranks": [0, 1]}}})", false},
+    };
+    for (const auto& c : cases) {
+      CAPTURE(c.text);
+      RowShapes shapes(std::make_shared<RowShapeStore>());
+      CHECK_FALSE(read_both_ways(shapes, {c.name, c.text}));
+      const std::size_t before = g_whole_planned;
+      std::string other;  // the same shape, other numbers
+      const char* cut = c.text.data();
+      pyjson::for_each_number_token(c.text, [&](const pyjson::NumberText& n) {
+        other.append(cut, n.begin).append(n.int_end == n.end ? "42" : "0.125");
+        cut = n.end;
+        return true;
+      });
+      other.append(cut, c.text.data() + c.text.size());
+      CHECK(read_both_ways(shapes, {c.name, other}));
+      CHECK((g_whole_planned > before) == c.whole);
+    }
+  }
+
   TEST_CASE("row shapes: the store holds at most its bytes, and the process shares one") {
     auto small = std::make_shared<RowShapeStore>(0);
     RowShapes shapes(small);
@@ -225,8 +291,8 @@ TEST_SUITE("msdump::compare") {
     CHECK(RowShapeStore::shared() == RowShapeStore::shared());
   }
 
-  TEST_CASE("row shapes: index_dump gives the same index with and without shapes") {
-    std::size_t files = 0;
+  TEST_CASE("row shapes: index_dump and EntryFetcher give the same index and rows with and without shapes") {
+    std::size_t files = 0, planned_entries = 0;
     for (const auto& f : std::filesystem::recursive_directory_iterator(msdump::testing::testdata(""))) {
       if (!f.is_regular_file() || f.path().filename() != "dump.json") continue;
       CAPTURE(f.path().string());
@@ -259,8 +325,21 @@ TEST_SUITE("msdump::compare") {
         CHECK(a.length == b.length);
         CHECK(a.first_row == b.first_row);
         CHECK(a.digest == b.digest);
+        CHECK(b.plan == nullptr);
+        planned_entries += a.plan != nullptr && a.plan->full ? 1 : 0;
+      }
+      // Pass 2: the same rows, made from the plans and read again.
+      EntryFetcher with_fetch(src, *with), without_fetch(src, *without);
+      for (std::uint32_t i = 0; i < with->entries.size(); ++i) {
+        auto a = with_fetch.read(i);
+        auto b = without_fetch.read(i);
+        REQUIRE(a.ok() == b.ok());
+        if (!a) continue;
+        REQUIRE(a->rows.size() == b->rows.size());
+        for (std::size_t r = 0; r < a->rows.size(); ++r) check_same_row(a->rows[r], b->rows[r]);
       }
     }
     CHECK(files > 20);
+    CHECK(planned_entries > 1000);
   }
 }
