@@ -44,7 +44,8 @@ struct Row {
   bool tensor = false;          // the leaf is a tensor descriptor
 
   // Back to a default Row, keeping the strings' buffers (for rows reused entry after entry).
-  // A member added to Row is reset there too (and checked in tests/compare/row_test_checks.h).
+  // A member added to Row is reset there too, copied in read_planned_rows (row_shapes.cpp) and
+  // checked in tests/compare/row_test_checks.h.
   void reset();
 };
 

@@ -51,21 +51,19 @@ const RowShapePlan* RowShapes::find(std::string_view name, std::string_view text
 
 namespace {
 
-// Whether a use `how` (of statistic `stat`) makes a cell that patch `p` makes.
-bool overwrites(EntryTextRows::Use how, std::uint8_t stat, const RowShapePlan::Patch& p) {
+// The cells a use `how` (of statistic `stat`) makes: bits 0-3 the statistics, 4 the shape, 5 the md5.
+constexpr std::uint8_t k_shape_cell = 0x10, k_md5_cell = 0x20;
+std::uint8_t cells_of(EntryTextRows::Use how, std::uint8_t stat) {
   using Use = EntryTextRows::Use;
-  const auto cells = [](Use h, std::uint8_t s) -> unsigned {  // bits 0-3 statistics, 4 shape, 5 md5
-    switch (h) {
-      case Use::stat_cell: return 1u << s;
-      case Use::value_cells: return 0xFu;
-      case Use::shape_str: return 0x10u;
-      case Use::md5_str:
-      case Use::md5_crc: return 0x20u;
-      case Use::other: return 0x2Fu;
-    }
-    return 0x3Fu;
-  };
-  return (cells(how, stat) & cells(p.how, p.stat)) != 0;
+  switch (how) {
+    case Use::stat_cell: return static_cast<std::uint8_t>(1u << stat);
+    case Use::value_cells: return 0xF;
+    case Use::shape_str: return k_shape_cell;
+    case Use::md5_str:
+    case Use::md5_crc: return k_md5_cell;
+    case Use::other: return 0xF | k_md5_cell;
+  }
+  return 0x3F;
 }
 
 // Pass 2's whole rows of entry `name` = `text` (number tokens at `tokens`), or nullopt where
@@ -95,7 +93,9 @@ std::optional<RowShapePlan::Full> full_plan(std::string_view name, std::string_v
                                         [](const auto& t, std::uint32_t b) { return t.first < b; });
     if (first == tokens.end() || first->first >= end) {
       // None: what it made is the plan's, and what patches before it made is overwritten.
-      std::erase_if(full.patches, [&u](const RowShapePlan::Patch& p) { return p.row == u.row && overwrites(u.how, u.stat, p); });
+      std::erase_if(full.patches, [&u](const RowShapePlan::Patch& p) {
+        return p.row == u.row && (cells_of(u.how, u.stat) & cells_of(p.how, p.stat)) != 0;
+      });
       continue;
     }
     if (u.how == EntryTextRows::Use::other) return std::nullopt;
@@ -104,6 +104,8 @@ std::optional<RowShapePlan::Full> full_plan(std::string_view name, std::string_v
     full.patches.push_back({u.row, u.stat, u.how, static_cast<std::uint32_t>(first - tokens.begin()),
                             static_cast<std::uint32_t>(last - tokens.begin()), first->first - begin, end - last->second});
   }
+  full.patched.assign(full.rows.size(), 0);
+  for (const auto& p : full.patches) full.patched[p.row] |= cells_of(p.how, p.stat);
   return full;
 }
 
@@ -131,8 +133,6 @@ bool apply(const RowShapePlan::Patch& p, ValueText v, const char* end, Row& r) {
   return false;
 }
 
-bool continues_number(char c) { return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'; }
-
 }  // namespace
 
 bool read_planned_rows(const RowShapePlan& plan, std::string_view name, std::string_view value, std::vector<Row>& out) {
@@ -145,14 +145,29 @@ bool read_planned_rows(const RowShapePlan& plan, std::string_view name, std::str
   for (const std::uint32_t run : full.runs) {
     if (static_cast<std::size_t>(end - p) < run) return false;
     p += run;
-    const char* const begin = p;
-    while (p != end && continues_number(*p)) ++p;
-    tokens.push_back({begin, p});
+    pyjson::NumberText n;
+    const char* const token_end = pyjson::detail::whole_number_token(p, end, n);
+    if (token_end == nullptr) return false;  // (not the text the plan was made of)
+    tokens.push_back({p, token_end});
+    p = token_end;
   }
   if (out.size() < full.rows.size()) out.resize(full.rows.size());
   for (std::size_t i = 0; i < full.rows.size(); ++i) {
-    out[i] = full.rows[i];
-    out[i].name.assign(name).append(full.rows[i].name);
+    // Every member of Row (dump_rows.h), but the cells the patches make.
+    const Row& t = full.rows[i];
+    Row& r = out[i];
+    const std::uint8_t patched = full.patched[i];
+    r.name.assign(name).append(t.name);
+    r.entry = t.entry;
+    r.state = t.state;
+    r.dtype = t.dtype;
+    if ((patched & k_shape_cell) == 0) r.shape = t.shape;
+    r.requires_grad = t.requires_grad;
+    for (std::size_t k = 0; k < 4; ++k)
+      if ((patched & (1u << k)) == 0) r.stats[k] = t.stats[k];
+    if ((patched & k_md5_cell) == 0) r.md5 = t.md5;
+    r.data_name = t.data_name;
+    r.tensor = t.tensor;
   }
   out.resize(full.rows.size());
   for (const auto& patch : full.patches) {

@@ -62,6 +62,7 @@ struct RowShapePlan {
     std::vector<Row> rows;  // as read_rows made them, each name only its suffix
     std::vector<std::uint32_t> runs;  // per number token, the bytes before it since the token before
     std::vector<Patch> patches;  // in read_rows' order
+    std::vector<std::uint8_t> patched;  // per row, the cells patches make (patched_cells), not copied
   };
   struct PlanRow {
     std::string suffix;  // the row's name after the entry's name
