@@ -100,12 +100,13 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
   index.path = shown_as;
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
+  index.shapes = shape_store;
+  RowShapes shapes(std::move(shape_store));
+  options.matcher = &shapes;  // (entries of a shape seen before: no bracket pass, no token scan)
   pyjson::DumpJsonStream stream(src, options);
   pyjson::DumpEvent ev;
   std::vector<Row> rows;
   EntryTextRows text_rows;
-  index.shapes = shape_store;
-  RowShapes shapes(std::move(shape_store));
   std::string plan_row_name;
   pyjson::TreeArena arena;
   bool saw_data = false;
@@ -124,7 +125,7 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     // that entry's rows (row_shapes.h); text PlainScanner finds valid and plain is read without a
     // tree (entry_text_rows.h); anything else, or what that reader declines, is parsed.
     const bool used = entry_kind(ev.key) != EntryKind::other;
-    const RowShapePlan* plan = ev.is_raw && used ? shapes.find(ev.key, ev.raw) : nullptr;
+    const RowShapePlan* plan = !used ? nullptr : ev.matched ? shapes.matched() : ev.is_raw ? shapes.find(ev.key, ev.raw) : nullptr;
     const bool plain = plan != nullptr || (ev.is_raw && pyjson::PlainScanner<>(ev.raw.data(), ev.raw.data() + ev.raw.size()).whole_value());
     bool entry_md5 = false;
     const bool from_text = plan != nullptr || (plain && (!used || text_rows.read(ev.key, ev.raw, entry_md5)));

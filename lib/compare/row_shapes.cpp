@@ -1,11 +1,15 @@
 #include "compare/row_shapes.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "compare/value_text.h"
 #include "pyjson/number_tokens.h"
 
 namespace msdump::compare {
+namespace {
+constexpr char k_integer_marker = '\x80', k_float_marker = '\x81';
+}  // namespace
 
 std::shared_ptr<RowShapeStore> RowShapeStore::shared() {
   static const auto store = std::make_shared<RowShapeStore>();
@@ -15,18 +19,16 @@ std::shared_ptr<RowShapeStore> RowShapeStore::shared() {
 void RowShapeStore::add(std::string_view shape, RowShapePlan plan) {
   std::size_t bytes = sizeof(RowShapePlan) + plan.rows.size() * sizeof(RowShapePlan::PlanRow);
   for (const auto& r : plan.rows) bytes += r.suffix.capacity() + r.dtype.capacity();
+  bytes += plan.runs.capacity() + plan.run_ends.capacity() * sizeof(std::uint32_t) + plan.kinds.capacity();
   if (plan.full) {
-    bytes += plan.full->rows.size() * sizeof(Row) + plan.full->runs.size() * sizeof(std::uint32_t) +
-             plan.full->patches.size() * sizeof(RowShapePlan::Patch);
+    bytes += plan.full->rows.size() * sizeof(Row) + plan.full->patches.size() * sizeof(RowShapePlan::Patch);
     for (const Row& r : plan.full->rows)
       bytes += r.name.capacity() + r.dtype.capacity() + r.shape.capacity() + r.md5.capacity() + r.data_name.capacity();
   }
   ShapeTable::add(shape, std::move(plan), bytes);
 }
 
-const RowShapePlan* RowShapes::find(std::string_view name, std::string_view text) {
-  m_pending = false;
-  if (text.size() > k_max_entry_bytes) return nullptr;
+void RowShapes::head_of(std::string_view name) {
   m_head.clear();
   for (std::size_t i = 0; i < name.size(); ++i) {
     const bool digit = name[i] >= '0' && name[i] <= '9';
@@ -34,11 +36,68 @@ const RowShapePlan* RowShapes::find(std::string_view name, std::string_view text
     else if (i == 0 || name[i - 1] < '0' || name[i - 1] > '9') m_head += '#';
   }
   m_head += '\xFF';
+}
+
+const char* RowShapes::match(std::string_view key, const char* p, const char* end, pyjson::Newlines& newlines) {
+  m_matched = nullptr;
+  head_of(key);
+  const auto it = m_recent.find(m_head);
+  if (it == m_recent.end()) return nullptr;
+  Recent& recent = it->second;
+  for (std::size_t i = 0; i < recent.size() && recent[i] != nullptr; ++i) {
+    const char* const e = match_plan(*recent[i], p, end, newlines);
+    if (e == nullptr) continue;
+    m_matched = recent[i];
+    std::rotate(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(i), recent.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    return e;
+  }
+  return nullptr;
+}
+
+// The end of the value at p if its text has the shape of `plan` (m_head being its head).
+const char* RowShapes::match_plan(const RowShapePlan& plan, const char* p, const char* end, pyjson::Newlines& newlines) const {
+  const char* t = p;
+  const char* last_newline = nullptr;
+  // The run [from, to) of plan.runs, at t.
+  const auto run = [&](std::uint32_t from, std::uint32_t to) {
+    const std::size_t n = to - from;
+    if (static_cast<std::size_t>(end - t) < n || std::memcmp(t, plan.runs.data() + from, n) != 0) return false;
+    if (plan.newlines != 0 && plan.last_newline >= from && plan.last_newline < to) last_newline = t + (plan.last_newline - from);
+    t += n;
+    return true;
+  };
+  std::uint32_t at = 0;
+  for (std::size_t i = 0; i < plan.run_ends.size(); ++i) {
+    if (!run(at, plan.run_ends[i])) return nullptr;
+    at = plan.run_ends[i];
+    pyjson::NumberText n;
+    const char* const token_end = pyjson::detail::whole_number_token(t, end, n);
+    if (token_end == nullptr || (n.int_end == n.end) != (plan.kinds[i] == k_integer_marker)) return nullptr;
+    t = token_end;
+  }
+  if (!run(at, static_cast<std::uint32_t>(plan.runs.size()))) return nullptr;
+  newlines.count = plan.newlines;
+  newlines.last = last_newline;
+  return t;
+}
+
+// `plan` first among those of m_head.
+void RowShapes::remember(const RowShapePlan* plan) {
+  Recent& recent = m_recent[m_head];
+  auto it = std::find(recent.begin(), recent.end(), plan);
+  if (it == recent.end()) it = recent.end() - 1;  // (the least recent goes)
+  std::rotate(recent.begin(), it, it + 1);
+  recent.front() = plan;
+}
+
+const RowShapePlan* RowShapes::find(std::string_view name, std::string_view text) {
+  m_pending = false;
+  if (text.size() > k_max_entry_bytes) return nullptr;
+  head_of(name);
   m_writer.begin(m_buffer, m_head, text);
   m_tokens.clear();
-  static constexpr char k_integer = '\x80', k_float = '\x81';
   const bool read = pyjson::for_each_number_token(text, [this, &text](const pyjson::NumberText& n) {
-    m_writer.cut(n.begin, n.end, std::string_view(n.int_end == n.end ? &k_integer : &k_float, 1));
+    m_writer.cut(n.begin, n.end, std::string_view(n.int_end == n.end ? &k_integer_marker : &k_float_marker, 1));
     m_tokens.emplace_back(static_cast<std::uint32_t>(n.begin - text.data()), static_cast<std::uint32_t>(n.end - text.data()));
     return true;
   });
@@ -46,6 +105,7 @@ const RowShapePlan* RowShapes::find(std::string_view name, std::string_view text
   m_shape = m_writer.finish();
   const RowShapePlan* plan = m_store->find(m_shape);
   m_pending = plan == nullptr;
+  if (plan != nullptr) remember(plan);
   return plan;
 }
 
@@ -79,11 +139,6 @@ std::optional<RowShapePlan::Full> full_plan(std::string_view name, std::string_v
   for (Row& r : full.rows) {
     if (!r.name.starts_with(name)) return std::nullopt;
     r.name.erase(0, name.size());
-  }
-  std::uint32_t at = 0;
-  for (const auto& [begin, end] : tokens) {
-    full.runs.push_back(begin - at);
-    at = end;
   }
   for (const auto& u : uses) {
     const auto begin = u.text.present() ? static_cast<std::uint32_t>(u.text.begin - text.data()) : 0;
@@ -142,7 +197,10 @@ bool read_planned_rows(const RowShapePlan& plan, std::string_view name, std::str
   tokens.clear();
   const char* p = value.data();
   const char* const end = p + value.size();
-  for (const std::uint32_t run : full.runs) {
+  std::uint32_t at = 0;
+  for (const std::uint32_t run_end : plan.run_ends) {
+    const std::uint32_t run = run_end - at;
+    at = run_end;
     if (static_cast<std::size_t>(end - p) < run) return false;
     p += run;
     pyjson::NumberText n;
@@ -191,8 +249,23 @@ const RowShapePlan* RowShapes::learn(std::string_view name, std::string_view tex
   }
   plan.full = full_plan(name, text, m_tokens);
   if (plan.full && plan.full->rows.size() != plan.rows.size()) plan.full.reset();
+  std::uint32_t at = 0;
+  for (const auto& [begin, end] : m_tokens) {
+    plan.runs.append(text.substr(at, begin - at));
+    plan.run_ends.push_back(static_cast<std::uint32_t>(plan.runs.size()));
+    plan.kinds += text.substr(begin, end - begin).find_first_of(".eE") == std::string_view::npos ? k_integer_marker : k_float_marker;
+    at = end;
+  }
+  plan.runs.append(text.substr(at));
+  for (std::size_t i = 0; i < plan.runs.size(); ++i)
+    if (plan.runs[i] == '\n') {
+      ++plan.newlines;
+      plan.last_newline = static_cast<std::uint32_t>(i);
+    }
   m_store->add(m_shape, std::move(plan));
-  return m_store->find(m_shape);
+  const RowShapePlan* stored = m_store->find(m_shape);
+  if (stored != nullptr) remember(stored);
+  return stored;
 }
 
 }  // namespace msdump::compare

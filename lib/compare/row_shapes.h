@@ -33,10 +33,12 @@
 // Entries whose rows make a value holding tokens some other way (a rank's or a process group's
 // text) have no such plan, nor do entries whose containers read_rows reordered.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <string>
 #include <string_view>
@@ -45,6 +47,7 @@
 #include "compare/dump_rows.h"
 #include "compare/entry_text_rows.h"
 #include "core/shape_table.h"
+#include "pyjson/entry_matcher.h"
 #include "pyjson/shape_writer.h"
 
 namespace msdump::compare {
@@ -60,7 +63,6 @@ struct RowShapePlan {
   };
   struct Full {
     std::vector<Row> rows;  // as read_rows made them, each name only its suffix
-    std::vector<std::uint32_t> runs;  // per number token, the bytes before it since the token before
     std::vector<Patch> patches;  // in read_rows' order
     std::vector<std::uint8_t> patched;  // per row, the cells patches make (patched_cells), not copied
   };
@@ -73,6 +75,14 @@ struct RowShapePlan {
   std::vector<PlanRow> rows;
   bool has_md5 = false;  // the entry sets DumpIndex::has_md5
   std::optional<Full> full;
+  // The shape's text: the bytes between its number tokens, run after run, the last one after the
+  // last token; per token where the run before it ends in `runs`, and its marker (0x80 an
+  // integer, 0x81 a float); the '\n' bytes of the runs.
+  std::string runs;
+  std::vector<std::uint32_t> run_ends;
+  std::string kinds;
+  std::size_t newlines = 0;
+  std::uint32_t last_newline = 0;  // offset in `runs` of the last '\n' (when newlines > 0)
 };
 
 // Pass 2: `out` made the whole rows of entry `name` = `value`, a text of the plan's shape (its
@@ -94,7 +104,7 @@ class RowShapeStore : public ShapeTable<RowShapePlan> {
   void add(std::string_view shape, RowShapePlan plan);
 };
 
-class RowShapes {
+class RowShapes : public pyjson::EntryMatcher {
  public:
   static constexpr std::size_t k_max_entry_bytes = 256u << 10;
 
@@ -110,11 +120,26 @@ class RowShapes {
   // Returns the plan the store holds for the shape then (nullptr: the store is full).
   const RowShapePlan* learn(std::string_view name, std::string_view text, const EntryTextRows& rows, bool md5);
 
+  // pyjson::EntryMatcher: an entry whose text has the shape of one of the plans last found or
+  // learned for a name like `key` (the same but for its digits; at most k_recent_plans of them,
+  // the last matched first), compared run by run and token by token with no other scan. Its plan
+  // is then matched().
+  const char* match(std::string_view key, const char* p, const char* end, pyjson::Newlines& newlines) override;
+  const RowShapePlan* matched() const { return m_matched; }
+
   std::size_t shapes() const { return m_store->size(); }
 
  private:
+  void head_of(std::string_view name);
+
   std::shared_ptr<RowShapeStore> m_store;
   std::string m_head;
+  static constexpr std::size_t k_recent_plans = 4;
+  using Recent = std::array<const RowShapePlan*, k_recent_plans>;  // the last used first; nullptr: none
+  std::unordered_map<std::string, Recent> m_recent;  // by head
+  void remember(const RowShapePlan* plan);
+  const char* match_plan(const RowShapePlan& plan, const char* p, const char* end, pyjson::Newlines& newlines) const;
+  const RowShapePlan* m_matched = nullptr;
   std::string m_buffer;
   pyjson::ShapeWriter m_writer;
   std::string_view m_shape;

@@ -33,6 +33,7 @@
 
 #include "core/byte_source.h"
 #include "core/result.h"
+#include "pyjson/entry_matcher.h"
 #include "pyjson/json_cursor.h"
 #include "pyjson/json_value.h"
 #include "pyjson/source_window.h"
@@ -55,6 +56,9 @@ struct DumpStreamOptions {
   // passed over by PlainScanner, which checks its whole syntax (DumpEvent::plain), instead of
   // by its brackets; any other by its brackets as above.
   bool check_plain = false;
+  // With raw_entries: an entry whose value this recognises is passed over where it says the
+  // value ends (DumpEvent::matched), with no bracket pass.
+  EntryMatcher* matcher = nullptr;
   // The same for top-level members other than an object-valued "data": a member whose value
   // is an object or array is handed over as text (DumpEvent::raw), passed by its brackets. For
   // documents that are one object of such members, e.g. stack.json.
@@ -75,6 +79,7 @@ struct DumpEvent {
   // absolute offset of its first byte, and that byte's line/column.
   bool is_raw = false;
   bool plain = false;  // (DumpStreamOptions::check_plain) `raw` is valid JSON in the plain form
+  bool matched = false;  // (DumpStreamOptions::matcher) the matcher recognised `raw`
   std::string_view raw;
   std::uint64_t raw_offset = 0;
   TextPosition raw_position;

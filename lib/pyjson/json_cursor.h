@@ -52,6 +52,8 @@ struct ReadOptions {
   bool exact_capacity = true;
 };
 
+class EntryMatcher;
+
 class JsonCursor {
  public:
   // A position to return to, e.g. the start of an entry that did not fit in the window.
@@ -113,6 +115,9 @@ class JsonCursor {
   // checks its whole syntax as it passes): false, with the cursor where it was and no error
   // set, when the value is not (not valid, not plain, or not closed in the window).
   bool skip_plain_value(std::string_view& text);
+  // The same for a value `matcher` recognises (dump_json_stream.h): false, with the cursor where
+  // it was and no error set, when it does not.
+  bool skip_matched(EntryMatcher& matcher, std::string_view key, std::string_view& text);
   // With ReadOptions::note_duplicate_keys: whether an object of the last parse_value() (at any
   // depth) has a key more than once.
   bool saw_duplicate_keys() const { return m_duplicate_keys; }

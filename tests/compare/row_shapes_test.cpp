@@ -13,6 +13,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -289,6 +290,83 @@ TEST_SUITE("msdump::compare") {
     CHECK_FALSE(read_both_ways(shapes, e));
     CHECK(small->size() == 0);
     CHECK(RowShapeStore::shared() == RowShapeStore::shared());
+  }
+
+  TEST_CASE("row shapes: match recognises a text of a plan's shape, run by run and token by token") {
+    RowShapes shapes(std::make_shared<RowShapeStore>());
+    const std::string learned = "{\n \"input_args\": [{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float32\", \"shape\": [2, 3],\n  \"Max\": 1.5, \"Min\": -1, \"Mean\": 0.25, \"Norm\": 2.0}]\n}";
+    CHECK_FALSE(read_both_ways(shapes, {"Torch.add.0.forward", learned}));
+    pyjson::Newlines nl;
+    const auto end_of = [&](const std::string& name, const std::string& text, std::size_t window) {
+      nl = {};
+      const char* e = shapes.match(name, text.data(), text.data() + std::min(window, text.size()), nl);
+      return e == nullptr ? std::string::npos : static_cast<std::size_t>(e - text.data());
+    };
+    const std::string other = "{\n \"input_args\": [{\"type\": \"torch.Tensor\", \"dtype\": \"torch.float32\", \"shape\": [20, 300],\n  \"Max\": 1e5, \"Min\": -0, \"Mean\": -0.125, \"Norm\": 22.75}]\n}, \"next\": 1";
+    const std::size_t value_end = other.find("}, \"next\"") + 1;
+    CHECK(end_of("Torch.add.17.forward", other, other.size()) == value_end);
+    CHECK(shapes.matched() != nullptr);
+    CHECK(nl.count == 3);
+    CHECK(nl.last == other.data() + other.rfind('\n', value_end));
+    CHECK(end_of("Torch.sub.17.forward", other, other.size()) == std::string::npos);  // another head
+    CHECK(end_of("Torch.add.17.forward", other, value_end - 1) == std::string::npos);  // cut short
+    std::string changed = other;
+    changed[changed.find("float32") + 5] = '1';  // a byte of a run
+    CHECK(end_of("Torch.add.17.forward", changed, changed.size()) == std::string::npos);
+    for (const char* token : {"1.", "01", "2.5", "-", "1e+", "Infinity"}) {  // not a number token, or a float for an integer
+      std::string t = other;
+      t.replace(t.find("20"), 2, token);
+      CAPTURE(t);
+      CHECK(end_of("Torch.add.17.forward", t, t.size()) == std::string::npos);
+    }
+  }
+
+  TEST_CASE("row shapes: the same errors, at the same lines, with and without shapes") {
+    // Each testdata dump.json cut short, with a byte broken, or with a leaf flatten fails on in
+    // its last entries: entries before the damage are recognised by their shape (no bracket
+    // pass), and the error names the same line and column.
+    std::size_t files = 0, errors = 0;
+    std::mt19937_64 rng(3);
+    for (const auto& f : std::filesystem::recursive_directory_iterator(msdump::testing::testdata(""))) {
+      if (!f.is_regular_file() || f.path().filename() != "dump.json") continue;
+      const std::string whole = msdump::testing::slurp(f.path());
+      if (whole.size() < 2000) continue;
+      ++files;
+      for (int round = 0; round < 6; ++round) {
+        std::string text = whole;
+        const std::size_t at = text.size() / 2 + rng() % (text.size() / 2);
+        if (round % 3 == 0) {
+          text.resize(at);
+        } else if (round % 3 == 1) {
+          text[at] = "x]}\"0-"[rng() % 6];
+        } else {  // valid JSON, a leaf flatten fails on: the error names the entry's line
+          const auto shape = text.rfind("\"shape\": [");
+          if (shape == std::string::npos) continue;
+          text.replace(shape, 10, "\"shape\": 3, \"s\": [");
+        }
+        CAPTURE(f.path().string());
+        CAPTURE(at);
+        const MemorySource src(as_bytes(text), "dump.json");
+        MatchOptions options;
+        RowKeyer a_keyer(true, options, false), b_keyer(true, options, false);
+        auto with = index_dump(src, "dump.json", a_keyer, std::make_shared<RowShapeStore>());
+        auto without = index_dump(src, "dump.json", b_keyer, std::make_shared<RowShapeStore>(0));
+        REQUIRE(with.ok() == without.ok());
+        if (!with) {
+          CHECK(with.error().message == without.error().message);
+          ++errors;
+          continue;
+        }
+        REQUIRE(with->error.has_value() == without->error.has_value());
+        if (with->error) {
+          CHECK(with->error->message == without->error->message);
+          ++errors;
+        }
+        CHECK(with->keys == without->keys);
+      }
+    }
+    CHECK(files > 10);
+    CHECK(errors > files);
   }
 
   TEST_CASE("row shapes: index_dump and EntryFetcher give the same index and rows with and without shapes") {

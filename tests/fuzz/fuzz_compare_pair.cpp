@@ -9,8 +9,8 @@
 // dtypes (pass 1's rows, read from the entries' text where it is plain, against the full ones),
 // the same md5 flag, the same rows entry by entry when re-read (pass 2 reads them from the text
 // where it is plain), and the same pairs. Pass 1 reads entries of a shape it has read before by
-// that shape (compare/row_shapes.h, shapes kept across inputs): it must give the index pass 1
-// gives without shapes.
+// that shape (compare/row_shapes.h, shapes kept across inputs): it must give the index, and the
+// error with its position, that pass 1 gives without shapes.
 
 #include <cstddef>
 #include <cstdint>
@@ -97,7 +97,8 @@ void check_index(std::string_view text, const DumpRows& rows, std::vector<msdump
   RowKeyer plain_keyer(false, options, false);
   auto plain = index_dump(src, "dump.json", plain_keyer, std::make_shared<RowShapeStore>(0));
   if (!plain || plain->keys != index->keys || plain->stat_kinds != index->stat_kinds || plain->has_md5 != index->has_md5 ||
-      plain->entries.size() != index->entries.size())
+      plain->entries.size() != index->entries.size() || plain->error.has_value() != index->error.has_value() ||
+      (plain->error && plain->error->message != index->error->message))
     __builtin_trap();
   for (std::size_t e = 0; e < index->entries.size(); ++e) {
     const auto &a = index->entries[e], &b = plain->entries[e];
