@@ -188,15 +188,13 @@ DumpJsonStream::Step DumpJsonStream::entry(DumpEvent& event) {
 // or array, passed over and handed over as text. False (the cursor's error set) on failure.
 bool DumpJsonStream::value(DumpEvent& event, bool raw, std::size_t depth) {
   event.is_raw = false;
-  event.plain = false;
   event.matched = false;
   const int c = raw ? m_cursor.peek() : -1;
   if (c == '{' || c == '[') {
     event.raw_offset = m_cursor.offset();
     event.raw_position = m_cursor.position();
     event.matched = m_options.matcher != nullptr && depth == 2 && m_cursor.skip_matched(*m_options.matcher, event.key, event.raw);
-    event.plain = event.matched || (m_options.check_plain && m_cursor.skip_plain_value(event.raw));
-    if (!event.plain && !m_cursor.skip_container(event.raw)) return false;
+    if (!event.matched && !m_cursor.skip_container(event.raw)) return false;
     event.is_raw = true;
     event.value = Value::null();
     event.duplicate_keys = false;

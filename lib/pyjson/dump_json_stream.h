@@ -52,10 +52,6 @@ struct DumpStreamOptions {
   // syntax error. Everything else (keys, separators, header members, the trailer) is parsed
   // and checked as usual, and positions are the same as without this option.
   bool raw_entries = false;
-  // With raw_entries: an entry whose text is valid JSON in the plain form (plain_scanner.h) is
-  // passed over by PlainScanner, which checks its whole syntax (DumpEvent::plain), instead of
-  // by its brackets; any other by its brackets as above.
-  bool check_plain = false;
   // With raw_entries: an entry whose value this recognises is passed over where it says the
   // value ends (DumpEvent::matched), with no bracket pass.
   EntryMatcher* matcher = nullptr;
@@ -78,8 +74,7 @@ struct DumpEvent {
   // object or array: its text (valid until the next call to next(); `value` is then null), the
   // absolute offset of its first byte, and that byte's line/column.
   bool is_raw = false;
-  bool plain = false;  // (DumpStreamOptions::check_plain) `raw` is valid JSON in the plain form
-  bool matched = false;  // (DumpStreamOptions::matcher) the matcher recognised `raw`
+  bool matched = false;  // (DumpStreamOptions::matcher) the matcher recognised `raw` (valid JSON)
   std::string_view raw;
   std::uint64_t raw_offset = 0;
   TextPosition raw_position;

@@ -111,12 +111,8 @@ class JsonCursor {
   // When the container does not close in the window, fails as a value cut short does
   // (failed_at_end()). A caller that needs the value parses `text` (the verifier's workers).
   bool skip_container(std::string_view& text);
-  // The same for a value that is valid JSON in the plain form (plain_scanner.h: PlainScanner
-  // checks its whole syntax as it passes): false, with the cursor where it was and no error
-  // set, when the value is not (not valid, not plain, or not closed in the window).
-  bool skip_plain_value(std::string_view& text);
-  // The same for a value `matcher` recognises (dump_json_stream.h): false, with the cursor where
-  // it was and no error set, when it does not.
+  // The same for a value `matcher` recognises (entry_matcher.h): false, with the cursor where it
+  // was and no error set, when it does not.
   bool skip_matched(EntryMatcher& matcher, std::string_view key, std::string_view& text);
   // With ReadOptions::note_duplicate_keys: whether an object of the last parse_value() (at any
   // depth) has a key more than once.

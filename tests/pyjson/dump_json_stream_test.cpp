@@ -12,6 +12,7 @@
 
 #include "pyjson/json_reader.h"
 #include "pyjson/json_writer.h"
+#include "pyjson/plain_scanner.h"
 #include "test_util.h"
 
 using namespace msdump;
@@ -86,16 +87,30 @@ std::string describe_event(const DumpEvent& ev) {
   return s + dump_value(v) + (cursor.saw_duplicate_keys() ? " dup" : "");
 }
 
+// A matcher that recognises an entry whose value is valid JSON in the plain form
+// (PlainScanner's syntax check), with its newlines: what compare's shapes recognise, found
+// another way.
+class PlainMatcher : public EntryMatcher {
+ public:
+  const char* match(std::string_view, const char* p, const char* end, Newlines& newlines) override {
+    PlainScanner<> scan(p, end);
+    if (!scan.value(0)) return nullptr;
+    newlines = newlines_in(p, scan.pos());
+    return scan.pos();
+  }
+};
+
 // Every event of `text` read with and without raw_entries and raw_members (window of `buffer_bytes`):
-// (events, error or "") of each. `check_plain`: raw entries with DumpStreamOptions::check_plain,
-// and an entry flagged plain must parse.
+// (events, error or "") of each. `matcher`: raw entries passed by a PlainMatcher where it
+// recognises them, and an entry it recognised must parse.
 std::pair<std::vector<std::string>, std::string> stream_events(std::string_view text, bool raw, std::size_t buffer_bytes,
-                                                               bool check_plain = false) {
+                                                               bool matcher = false) {
   MemorySource source(as_bytes(text));
   DumpStreamOptions o{buffer_bytes, ReadOptions{.note_duplicate_keys = true}};
   o.raw_entries = raw;
   o.raw_members = raw;
-  o.check_plain = check_plain;
+  PlainMatcher plain;
+  if (matcher) o.matcher = &plain;
   DumpJsonStream stream(source, o);
   std::vector<std::string> out;
   DumpEvent ev;
@@ -104,16 +119,16 @@ std::pair<std::vector<std::string>, std::string> stream_events(std::string_view 
     if (!more) return {out, more.error().message};
     if (!*more) return {out, ""};
     out.push_back(describe_event(ev));
-    if (ev.plain) CHECK(!out.back().ends_with("= error"));
+    if (ev.matched) CHECK(!out.back().ends_with("= error"));
   }
 }
 
 // The property the verifier relies on when it checks raw entries on other threads: a document
 // read in raw mode gives the same events as in normal mode, or (for a broken one) fails or
 // gives an entry whose text does not parse.
-void check_raw_mode_agrees(std::string_view text, std::size_t buffer_bytes, bool check_plain = false) {
+void check_raw_mode_agrees(std::string_view text, std::size_t buffer_bytes, bool matcher = false) {
   const auto [normal, normal_error] = stream_events(text, false, buffer_bytes);
-  const auto [raw, raw_error] = stream_events(text, true, buffer_bytes, check_plain);
+  const auto [raw, raw_error] = stream_events(text, true, buffer_bytes, matcher);
   if (normal_error.empty()) {
     CHECK(raw_error == "");
     CHECK(raw == normal);
@@ -145,7 +160,7 @@ TEST_SUITE("msdump::pyjson") {
     }
   }
 
-  TEST_CASE("dump stream raw entries and members (with and without check_plain): every dump.json and stack.json in testdata, and each cut short or with a byte changed") {
+  TEST_CASE("dump stream raw entries and members (with and without a matcher): every dump.json and stack.json in testdata, and each cut short or with a byte changed") {
     std::size_t files = 0, stacks = 0;
     for (const auto& e : std::filesystem::recursive_directory_iterator(testing::source_dir() / "testdata")) {
       const std::string name = e.path().filename().string();
@@ -157,17 +172,17 @@ TEST_SUITE("msdump::pyjson") {
       const std::string text = ss.str();
       CAPTURE(e.path().string());
       ++files;
-      for (const bool plain : {false, true}) {
-        CAPTURE(plain);
-        check_raw_mode_agrees(text, 64, plain);
-        check_raw_mode_agrees(text, std::size_t{1} << 20, plain);
+      for (const bool matcher : {false, true}) {
+        CAPTURE(matcher);
+        check_raw_mode_agrees(text, 64, matcher);
+        check_raw_mode_agrees(text, std::size_t{1} << 20, matcher);
         // Damaged copies: cut at 7 points, one structural byte changed at 7 points.
         for (int k = 1; k <= 7 && text.size() > 8; ++k) {
           const std::size_t at = text.size() * static_cast<std::size_t>(k) / 8;
-          check_raw_mode_agrees(std::string_view(text).substr(0, at), 64, plain);
+          check_raw_mode_agrees(std::string_view(text).substr(0, at), 64, matcher);
           std::string changed = text;
           changed[at] = "{}[]\",:\\"[static_cast<std::size_t>(k)];
-          check_raw_mode_agrees(changed, 64, plain);
+          check_raw_mode_agrees(changed, 64, matcher);
         }
       }
     }
@@ -175,14 +190,15 @@ TEST_SUITE("msdump::pyjson") {
     CHECK(stacks >= 10);
   }
 
-  TEST_CASE("dump stream check_plain: the entries PlainScanner accepts are flagged, positions stay") {
+  TEST_CASE("dump stream matcher: the entries it recognises are flagged and passed where it says, positions stay") {
     const std::string text =
         "{\n \"task\": \"statistics\",\n \"data\": {\n  \"a\": {\n   \"s\": \"x\\\"\",\n   \"t\": [1]\n  },\n"
         "  \"l\": [\n   1,\n   2\n  ],\n  \"o\": {\"k\": [NaN, -Infinity]},\n  \"b\": {\"k\": 1,},\n  \"c\": [\"\u00e9\"]\n }\n}\n";
     MemorySource source(as_bytes(text));
     DumpStreamOptions o;
     o.raw_entries = true;
-    o.check_plain = true;
+    PlainMatcher plain;
+    o.matcher = &plain;
     DumpJsonStream stream(source, o);
     std::vector<std::string> flagged;
     DumpEvent ev;
@@ -190,7 +206,7 @@ TEST_SUITE("msdump::pyjson") {
       auto more = stream.next(ev);
       REQUIRE(more);
       if (!*more) break;
-      if (ev.type == DumpEvent::Type::entry) flagged.push_back(ev.key + (ev.plain ? " plain " : " ") + to_string(ev.position));
+      if (ev.type == DumpEvent::Type::entry) flagged.push_back(ev.key + (ev.matched ? " plain " : " ") + to_string(ev.position));
     }
     // "a" has an escape, "b" a trailing comma (its brackets pass; a parse fails), "c" a byte
     // that is not ASCII.
