@@ -125,7 +125,9 @@ Result<DumpIndex> index_dump(const ByteSource& src, const std::string& shown_as,
     // that entry's rows (row_shapes.h); text PlainScanner finds valid and plain is read without a
     // tree (entry_text_rows.h); anything else, or what that reader declines, is parsed.
     const bool used = entry_kind(ev.key) != EntryKind::other;
-    const RowShapePlan* plan = !used ? nullptr : ev.matched ? shapes.matched() : ev.is_raw ? shapes.find(ev.key, ev.raw) : nullptr;
+    const RowShapePlan* plan = nullptr;
+    if (used && ev.matched) plan = shapes.matched();  // (the stream passed it by that plan)
+    else if (used && ev.is_raw) plan = shapes.find(ev.key, ev.raw);
     const bool plain = plan != nullptr || (ev.is_raw && pyjson::PlainScanner<>(ev.raw.data(), ev.raw.data() + ev.raw.size()).whole_value());
     bool entry_md5 = false;
     const bool from_text = plan != nullptr || (plain && (!used || text_rows.read(ev.key, ev.raw, entry_md5)));

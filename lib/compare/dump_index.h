@@ -2,7 +2,7 @@
 // compare's streaming view of one dump.json, so that a pair is compared in memory that does not
 // grow with its rows' contents (docs/compare.md "Memory"):
 //   index_dump    pass 1: every entry's byte range and, per row, its pairing key (a 128-bit hash,
-//                 row_match.h) and dtype and statistic cell types; 24 bytes per entry and 19 per row
+//                 row_match.h) and dtype and statistic cell types; 32 bytes per entry and 19 per row
 //   EntryFetcher  pass 2: one entry's name and rows again, read from its range (a window of the
 //                 file for runs of neighbouring entries, a few entries cached)
 

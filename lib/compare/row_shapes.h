@@ -17,6 +17,9 @@
 //   followed by the plan's suffix, and the plan's dtype, statistic types and state.
 // - Otherwise the caller checks and reads the entry as before, and learn()s its shape when
 //   EntryTextRows read it.
+// - Before any of this, as the stream reaches an entry, match() compares its text with the last
+//   plans of names like its own, run by run and token by token: a text that matches has that
+//   shape, and the stream passes over it where the match ends (pyjson::EntryMatcher).
 //
 // Never learned: an entry with a row named after its data_name (that name is not the entry's
 // name and a suffix), and entries over k_max_entry_bytes (long entries are rare and seldom
@@ -38,10 +41,10 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <unordered_map>
-#include <utility>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "compare/dump_rows.h"
@@ -64,7 +67,7 @@ struct RowShapePlan {
   struct Full {
     std::vector<Row> rows;  // as read_rows made them, each name only its suffix
     std::vector<Patch> patches;  // in read_rows' order
-    std::vector<std::uint8_t> patched;  // per row, the cells patches make (patched_cells), not copied
+    std::vector<std::uint8_t> patched;  // per row, the cells patches make (bits 0-3 statistics, 4 shape, 5 md5): not copied
   };
   struct PlanRow {
     std::string suffix;  // the row's name after the entry's name
