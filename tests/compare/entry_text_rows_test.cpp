@@ -5,10 +5,9 @@
 #include <filesystem>
 #include <string>
 
+#include "compare/plain_entries.h"
 #include "compare/row_test_checks.h"
 #include "compare/unmatched_stats.h"
-#include "core/byte_source.h"
-#include "pyjson/dump_json_stream.h"
 #include "pyjson/json_reader.h"
 #include "pyjson/plain_scanner.h"
 #include "test_util.h"
@@ -85,22 +84,12 @@ struct Tally {
 };
 
 void agree_on_file(const std::filesystem::path& path, Tally& tally) {
-  const std::string text = msdump::testing::slurp(path);
-  const MemorySource src(as_bytes(text), path.string());
-  pyjson::DumpStreamOptions options;
-  options.raw_entries = true;
-  pyjson::DumpJsonStream stream(src, options);
-  pyjson::DumpEvent ev;
-  for (;;) {
-    auto more = stream.next(ev);
-    if (!more || !*more) return;
-    if (ev.type != pyjson::DumpEvent::Type::entry || !ev.is_raw || entry_kind(ev.key) == EntryKind::other) continue;
-    if (!pyjson::PlainScanner<>(ev.raw.data(), ev.raw.data() + ev.raw.size()).whole_value()) continue;
+  compare::testing::each_plain_entry(path, [&tally](std::string_view name, std::string_view value) {
     bool full = false;
-    if (agree(ev.key, ev.raw, &full) == Outcome::read) ++tally.read;
+    if (agree(name, value, &full) == Outcome::read) ++tally.read;
     else ++tally.declined;
     if (full) ++tally.full;
-  }
+  });
 }
 
 }  // namespace

@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "compare/dump_index.h"
+#include "compare/plain_entries.h"
 #include "compare/row_test_checks.h"
 #include "core/byte_source.h"
-#include "pyjson/dump_json_stream.h"
 #include "pyjson/number_tokens.h"
 #include "pyjson/plain_scanner.h"
 #include "test_util.h"
@@ -46,21 +46,11 @@ bool valid_plain(std::string_view text) {
 // plain JSON (as pass 1 reads them).
 std::vector<Entry> testdata_entries() {
   std::vector<Entry> out;
-  for (const auto& f : std::filesystem::recursive_directory_iterator(msdump::testing::testdata(""))) {
-    if (!f.is_regular_file() || f.path().filename() != "dump.json") continue;
-    const std::string text = msdump::testing::slurp(f.path());
-    const MemorySource src(as_bytes(text), f.path().string());
-    pyjson::DumpStreamOptions options;
-    options.raw_entries = true;
-    pyjson::DumpJsonStream stream(src, options);
-    pyjson::DumpEvent ev;
-    for (;;) {
-      auto more = stream.next(ev);
-      if (!more || !*more) break;
-      if (ev.type != pyjson::DumpEvent::Type::entry || !ev.is_raw || entry_kind(ev.key) == EntryKind::other) continue;
-      if (valid_plain(ev.raw)) out.push_back({ev.key, std::string(ev.raw)});
-    }
-  }
+  for (const auto& f : std::filesystem::recursive_directory_iterator(msdump::testing::testdata("")))
+    if (f.is_regular_file() && f.path().filename() == "dump.json")
+      compare::testing::each_plain_entry(f.path(), [&out](std::string_view name, std::string_view value) {
+        out.push_back({std::string(name), std::string(value)});
+      });
   return out;
 }
 
