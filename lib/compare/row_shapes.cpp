@@ -19,7 +19,7 @@ std::shared_ptr<RowShapeStore> RowShapeStore::shared() {
 void RowShapeStore::add(std::string_view shape, RowShapePlan plan) {
   std::size_t bytes = sizeof(RowShapePlan) + plan.rows.size() * sizeof(RowShapePlan::PlanRow);
   for (const auto& r : plan.rows) bytes += r.suffix.capacity() + r.dtype.capacity();
-  bytes += plan.runs.capacity() + plan.run_ends.capacity() * sizeof(std::uint32_t) + plan.kinds.capacity();
+  bytes += plan.text.bytes() + plan.kinds.capacity();
   if (plan.full) {
     bytes += plan.full->rows.size() * sizeof(Row) + plan.full->patches.size() * sizeof(RowShapePlan::Patch);
     for (const Row& r : plan.full->rows)
@@ -29,12 +29,7 @@ void RowShapeStore::add(std::string_view shape, RowShapePlan plan) {
 }
 
 void RowShapes::head_of(std::string_view name) {
-  m_head.clear();
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const bool digit = name[i] >= '0' && name[i] <= '9';
-    if (!digit) m_head += name[i];
-    else if (i == 0 || name[i - 1] < '0' || name[i - 1] > '9') m_head += '#';
-  }
+  pyjson::digit_runs_as_hash(name, m_head);
   m_head += '\xFF';
 }
 
@@ -45,40 +40,16 @@ const char* RowShapes::match(std::string_view key, const char* p, const char* en
   if (it == m_recent.end()) return nullptr;
   Recent& recent = it->second;
   for (std::size_t i = 0; i < recent.size() && recent[i] != nullptr; ++i) {
-    const char* const e = match_plan(*recent[i], p, end, newlines);
+    const RowShapePlan& plan = *recent[i];
+    const char* const e = plan.text.match(p, end, newlines, [&plan](std::size_t t, const pyjson::NumberText& n) {
+      return (n.int_end == n.end) == (plan.kinds[t] == k_integer_marker);
+    });
     if (e == nullptr) continue;
     m_matched = recent[i];
     std::rotate(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(i), recent.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     return e;
   }
   return nullptr;
-}
-
-// The end of the value at p if its text has the shape of `plan` (m_head being its head).
-const char* RowShapes::match_plan(const RowShapePlan& plan, const char* p, const char* end, pyjson::Newlines& newlines) const {
-  const char* t = p;
-  const char* last_newline = nullptr;
-  // The run [from, to) of plan.runs, at t.
-  const auto run = [&](std::uint32_t from, std::uint32_t to) {
-    const std::size_t n = to - from;
-    if (static_cast<std::size_t>(end - t) < n || std::memcmp(t, plan.runs.data() + from, n) != 0) return false;
-    if (plan.newlines != 0 && plan.last_newline >= from && plan.last_newline < to) last_newline = t + (plan.last_newline - from);
-    t += n;
-    return true;
-  };
-  std::uint32_t at = 0;
-  for (std::size_t i = 0; i < plan.run_ends.size(); ++i) {
-    if (!run(at, plan.run_ends[i])) return nullptr;
-    at = plan.run_ends[i];
-    pyjson::NumberText n;
-    const char* const token_end = pyjson::detail::whole_number_token(t, end, n);
-    if (token_end == nullptr || (n.int_end == n.end) != (plan.kinds[i] == k_integer_marker)) return nullptr;
-    t = token_end;
-  }
-  if (!run(at, static_cast<std::uint32_t>(plan.runs.size()))) return nullptr;
-  newlines.count = plan.newlines;
-  newlines.last = last_newline;
-  return t;
 }
 
 // `plan` first among those of m_head.
@@ -195,20 +166,9 @@ bool read_planned_rows(const RowShapePlan& plan, std::string_view name, std::str
   const RowShapePlan::Full& full = *plan.full;
   thread_local std::vector<ValueText> tokens;
   tokens.clear();
-  const char* p = value.data();
-  const char* const end = p + value.size();
-  std::uint32_t at = 0;
-  for (const std::uint32_t run_end : plan.run_ends) {
-    const std::uint32_t run = run_end - at;
-    at = run_end;
-    if (static_cast<std::size_t>(end - p) < run) return false;
-    p += run;
-    pyjson::NumberText n;
-    const char* const token_end = pyjson::detail::whole_number_token(p, end, n);
-    if (token_end == nullptr) return false;  // (not the text the plan was made of)
-    tokens.push_back({p, token_end});
-    p = token_end;
-  }
+  const char* const end = value.data() + value.size();
+  const bool whole = plan.text.tokens_of(value, [](std::size_t, const pyjson::NumberText& n) { tokens.push_back({n.begin, n.end}); });
+  if (!whole) return false;  // (not the text the plan was made of)
   if (out.size() < full.rows.size()) out.resize(full.rows.size());
   for (std::size_t i = 0; i < full.rows.size(); ++i) {
     // Every member of Row (dump_rows.h), but the cells the patches make.
@@ -249,19 +209,9 @@ const RowShapePlan* RowShapes::learn(std::string_view name, std::string_view tex
   }
   plan.full = full_plan(name, text, m_tokens);
   if (plan.full && plan.full->rows.size() != plan.rows.size()) plan.full.reset();
-  std::uint32_t at = 0;
-  for (const auto& [begin, end] : m_tokens) {
-    plan.runs.append(text.substr(at, begin - at));
-    plan.run_ends.push_back(static_cast<std::uint32_t>(plan.runs.size()));
+  plan.text = pyjson::TextShape::of(text, m_tokens);
+  for (const auto& [begin, end] : m_tokens)
     plan.kinds += text.substr(begin, end - begin).find_first_of(".eE") == std::string_view::npos ? k_integer_marker : k_float_marker;
-    at = end;
-  }
-  plan.runs.append(text.substr(at));
-  for (std::size_t i = 0; i < plan.runs.size(); ++i)
-    if (plan.runs[i] == '\n') {
-      ++plan.newlines;
-      plan.last_newline = static_cast<std::uint32_t>(i);
-    }
   m_store->add(m_shape, std::move(plan));
   const RowShapePlan* stored = m_store->find(m_shape);
   if (stored != nullptr) remember(stored);

@@ -52,6 +52,7 @@
 #include "core/shape_table.h"
 #include "pyjson/entry_matcher.h"
 #include "pyjson/shape_writer.h"
+#include "pyjson/text_shape.h"
 
 namespace msdump::compare {
 
@@ -78,14 +79,10 @@ struct RowShapePlan {
   std::vector<PlanRow> rows;
   bool has_md5 = false;  // the entry sets DumpIndex::has_md5
   std::optional<Full> full;
-  // The shape's text: the bytes between its number tokens, run after run, the last one after the
-  // last token; per token where the run before it ends in `runs`, and its marker (0x80 an
-  // integer, 0x81 a float); the '\n' bytes of the runs.
-  std::string runs;
-  std::vector<std::uint32_t> run_ends;
+  // The shape's text (its bytes between the number tokens), and per token its marker (0x80 an
+  // integer, 0x81 a float).
+  pyjson::TextShape text;
   std::string kinds;
-  std::size_t newlines = 0;
-  std::uint32_t last_newline = 0;  // offset in `runs` of the last '\n' (when newlines > 0)
 };
 
 // Pass 2: `out` made the whole rows of entry `name` = `value`, a text of the plan's shape (its
@@ -141,7 +138,6 @@ class RowShapes : public pyjson::EntryMatcher {
   using Recent = std::array<const RowShapePlan*, k_recent_plans>;  // the last used first; nullptr: none
   std::unordered_map<std::string, Recent> m_recent;  // by head
   void remember(const RowShapePlan* plan);
-  const char* match_plan(const RowShapePlan& plan, const char* p, const char* end, pyjson::Newlines& newlines) const;
   const RowShapePlan* m_matched = nullptr;
   std::string m_buffer;
   pyjson::ShapeWriter m_writer;

@@ -19,6 +19,7 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/pyjson/plain_reader_test.cpp
   tests/pyjson/plain_scanner_test.cpp
   tests/pyjson/number_tokens_test.cpp
+  tests/pyjson/text_shape_test.cpp
   tests/pyjson/container_skip_test.cpp
   tests/pyjson/plain_ascii_test.cpp
   tests/pyjson/dump_json_stream_test.cpp

@@ -30,11 +30,11 @@ inline bool continues_number(char c) {
 }
 
 // Past the number token at p, whole: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?, with no
-// byte after it that could continue it; nullptr otherwise. Fills `n`.
+// byte after it that could continue it; nullptr otherwise (also at `end`). Fills `n`.
 inline const char* whole_number_token(const char* p, const char* end, NumberText& n) {
   n.begin = p;
   n.exp_begin = nullptr;
-  if (*p == '-') ++p;
+  if (p != end && *p == '-') ++p;
   if (p == end || !is_digit(*p)) return nullptr;
   n.int_begin = p;
   p = *p == '0' ? p + 1 : skip_digits(p, end);
