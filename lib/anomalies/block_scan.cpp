@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "anomalies/clean_entry.h"
+#include "anomalies/clean_shapes.h"
 #include "core/ordered_pool.h"
 #include "pyjson/container_skip.h"
 #include "pyjson/dump_json_stream.h"
@@ -68,7 +69,7 @@ class Window {
 class BlockScanner {
  public:
   BlockScanner(const ByteSource& src, const ScanOptions& so, std::uint64_t data_start, std::uint64_t block_bytes)
-      : m_src(src), m_so(so), m_clean(so.overflow_fraction), m_data_start(data_start), m_block_bytes(block_bytes), m_window(src),
+      : m_src(src), m_so(so), m_clean(so.overflow_fraction), m_shapes(m_clean), m_data_start(data_start), m_block_bytes(block_bytes), m_window(src),
         m_cursor(pyjson::ReadOptions{.exact_capacity = false}) {}
 
   Block scan(std::size_t i) {
@@ -130,7 +131,7 @@ class BlockScanner {
     if (value == end) return Step::more;
     if (*value != '{' && *value != '[') return Step::give_up;
     std::optional<EntryScan> scan;
-    const char* after = m_clean.clean_value(value, end);
+    const char* after = m_shapes.clean_value(name, value, end);
     if (after == nullptr) {
       after = pyjson::skip_json_container(value, end).end;
       if (after == nullptr) return Step::more;
@@ -164,6 +165,7 @@ class BlockScanner {
   const ByteSource& m_src;
   const ScanOptions& m_so;
   CleanEntryRule m_clean;
+  CleanShapes m_shapes;
   std::uint64_t m_data_start;
   std::uint64_t m_block_bytes;
   Window m_window;

@@ -16,7 +16,11 @@
 // nothing. The rule errs one way only: an entry that is not clean is scanned in full, which
 // decides. With tensor files the scan reads them, so no entry is clean.
 
+#include <cstdint>
 #include <string_view>
+#include <vector>
+
+#include "pyjson/plain_scanner.h"  // (NumberText)
 
 namespace msdump::anomalies {
 
@@ -29,6 +33,18 @@ class CleanEntryRule {
   // The same for the value at p (whitespace before it skipped) in text that may go on after
   // it: past its end when it is clean, else nullptr (also when it does not end before `end`).
   const char* clean_value(const char* p, const char* end) const;
+
+  // A number token of a clean value: [begin, end) offsets from the value's start, and whether
+  // it stands under a "Max" or "Min" key (the last key before it).
+  struct Token {
+    std::uint32_t begin = 0, end = 0;
+    bool stat = false;
+  };
+  // clean_value, also giving the value's number tokens (`tokens` cleared first; complete only
+  // when the value is clean).
+  const char* clean_value(const char* p, const char* end, std::vector<Token>& tokens) const;
+  // Whether number token `n` leaves a value clean, standing under a "Max" or "Min" key or not.
+  bool clean_number(const pyjson::NumberText& n, bool stat) const;
 
  private:
   double m_limit;

@@ -7,6 +7,7 @@
 
 #include "anomalies/block_scan.h"
 #include "anomalies/clean_entry.h"
+#include "anomalies/clean_shapes.h"
 #include "anomalies/module_tree.h"
 #include "anomalies/nested_origins.h"
 #include "core/byte_source.h"
@@ -20,12 +21,12 @@ namespace {
 namespace fs = std::filesystem;
 
 // Each worker thread scans the entries it parses (entry_scan.h); without tensor files, an entry
-// whose text is clean (clean_entry.h) is settled unparsed.
+// whose text is clean (clean_entry.h, known shapes first: clean_shapes.h) is settled unparsed.
 class EntryScanner final : public dump::EntryVisitorOf<EntryScan> {
  public:
-  explicit EntryScanner(const ScanOptions& so) : m_so(so), m_clean(so.overflow_fraction) {}
+  explicit EntryScanner(const ScanOptions& so) : m_so(so), m_clean(so.overflow_fraction), m_shapes(m_clean) {}
   bool visit_text(EntryScan& out, dump::EntryKey& key, std::string_view text) override {
-    if (m_so.tensor_dir || !m_clean.clean(text)) return false;
+    if (m_so.tensor_dir || !m_shapes.clean(key.name, text)) return false;
     out = empty_scan(std::move(key.name));
     return true;
   }
@@ -36,6 +37,7 @@ class EntryScanner final : public dump::EntryVisitorOf<EntryScan> {
  private:
   const ScanOptions& m_so;
   CleanEntryRule m_clean;
+  CleanShapes m_shapes;
 };
 
 // Most entries are settled from their text, so a chunk of verify's size is over quickly and the

@@ -3,6 +3,7 @@ list(APPEND MSDUMP_LIB_SOURCES
   lib/anomalies/value_counts.cpp
   lib/anomalies/entry_scan.cpp
   lib/anomalies/clean_entry.cpp
+  lib/anomalies/clean_shapes.cpp
   lib/anomalies/block_scan.cpp
   lib/anomalies/anomaly.cpp
   lib/anomalies/origin_tracker.cpp
@@ -19,6 +20,7 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/anomalies/value_counts_test.cpp
   tests/anomalies/entry_scan_test.cpp
   tests/anomalies/clean_entry_test.cpp
+  tests/anomalies/clean_shapes_test.cpp
   tests/anomalies/block_scan_test.cpp
   tests/anomalies/origin_tracker_test.cpp
   tests/anomalies/module_tree_test.cpp

@@ -16,6 +16,7 @@
 
 #include "anomalies/block_scan.h"
 #include "anomalies/clean_entry.h"
+#include "anomalies/clean_shapes.h"
 #include "anomalies/entry_scan.h"
 #include "anomalies/origin_tracker.h"
 #include "compare/stack_lookup.h"
@@ -198,17 +199,22 @@ bool same(const msdump::anomalies::DumpAnalysis& a, const msdump::anomalies::Dum
 }
 
 // The properties anomalies' fast passes rely on: an entry text CleanEntryRule calls clean parses
-// and holds nothing to report; the block pass (anomalies/block_scan.h), at any block size, gives
-// the one-by-one analysis or gives up.
+// and holds nothing to report; CleanShapes (its shapes kept across inputs) answers as the rule;
+// the block pass (anomalies/block_scan.h), at any block size, gives the one-by-one analysis or
+// gives up.
 void check_anomalies(const msdump::ByteSource& src) {
   msdump::anomalies::ScanOptions o;
-  const msdump::anomalies::CleanEntryRule rule(o.overflow_fraction);
+  static const msdump::anomalies::CleanEntryRule rule(o.overflow_fraction);
+  static msdump::anomalies::CleanShapes shapes(rule);
   msdump::pyjson::DumpStreamOptions raw_options;
   raw_options.raw_entries = true;
   msdump::pyjson::DumpJsonStream raw(src, raw_options);
   msdump::pyjson::DumpEvent ev;
   for (auto more = raw.next(ev); more && *more; more = raw.next(ev)) {
-    if (ev.type != msdump::pyjson::DumpEvent::Type::entry || !ev.is_raw || !rule.clean(ev.raw)) continue;
+    if (ev.type != msdump::pyjson::DumpEvent::Type::entry || !ev.is_raw) continue;
+    const bool clean = rule.clean(ev.raw);
+    if (shapes.clean(ev.key, ev.raw) != clean) __builtin_trap();
+    if (!clean) continue;
     auto parsed = msdump::pyjson::parse_json(ev.raw);
     if (!parsed) __builtin_trap();
     const auto scan = msdump::anomalies::scan_entry(ev.key, *parsed, o);
