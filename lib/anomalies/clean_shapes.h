@@ -35,7 +35,7 @@ class CleanShapes {
  public:
   static constexpr std::size_t k_max_entry_bytes = 256u << 10;
   static constexpr std::size_t k_default_max_bytes = 4u << 20;
-  static constexpr std::size_t k_recent_plans = 4;
+  static constexpr std::size_t k_recent_plans = 8;
   static constexpr std::size_t k_max_names = 1u << 16;  // names (digits as '#') with recent plans kept
 
   explicit CleanShapes(const CleanEntryRule& rule, std::size_t max_bytes = k_default_max_bytes)
