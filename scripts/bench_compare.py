@@ -324,7 +324,7 @@ def summary(results, growth=True):
     print(("* msprobe's compare run here (--msprobe), in the same rounds; its table equals msdump's.\n" if same_run else
            "* msprobe's compare measured elsewhere on this VM class (2 CPUs), not re-run here (--msprobe runs it);"
            " ratios for information.\n") +
-          "  Goals (issue 23): >= 100x msprobe in summary mode, >= 20x in tensor mode, memory flat in the rows.")
+          "  Goals: >= 100x msprobe in summary mode, >= 20x in tensor mode, memory flat in the rows.")
     if growth and len(results) > 1:
         a, b = results[0], results[-1]
         ra, rb = bc.med(a["res"], "msdump", "rss"), bc.med(b["res"], "msdump", "rss")

@@ -107,12 +107,16 @@ struct TextShape {
 // `name` with each run of digits replaced by one '#', into `out`: the names of calls that differ
 // only in their counters (and layer numbers) share it, and with it, mostly, their shapes.
 inline void digit_runs_as_hash(std::string_view name, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const bool digit = name[i] >= '0' && name[i] <= '9';
-    if (!digit) out += name[i];
-    else if (i == 0 || name[i - 1] < '0' || name[i - 1] > '9') out += '#';
+  out.resize(name.size());  // (written through a pointer: appending a byte at a time cost 3x)
+  char* o = out.data();
+  bool in_digits = false;
+  for (const char c : name) {
+    const bool digit = c >= '0' && c <= '9';
+    if (!digit) *o++ = c;
+    else if (!in_digits) *o++ = '#';
+    in_digits = digit;
   }
+  out.resize(static_cast<std::size_t>(o - out.data()));
 }
 
 }  // namespace msdump::pyjson
