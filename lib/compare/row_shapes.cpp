@@ -67,8 +67,10 @@ const RowShapePlan* RowShapes::find(std::string_view name, std::string_view text
   head_of(name);
   m_writer.begin(m_buffer, m_head, text);
   m_tokens.clear();
+  m_kinds.clear();
   const bool read = pyjson::for_each_number_token(text, [this, &text](const pyjson::NumberText& n) {
-    m_writer.cut(n.begin, n.end, std::string_view(n.int_end == n.end ? &k_integer_marker : &k_float_marker, 1));
+    m_kinds += n.int_end == n.end ? k_integer_marker : k_float_marker;
+    m_writer.cut(n.begin, n.end, std::string_view(&m_kinds.back(), 1));
     m_tokens.emplace_back(static_cast<std::uint32_t>(n.begin - text.data()), static_cast<std::uint32_t>(n.end - text.data()));
     return true;
   });
@@ -210,8 +212,7 @@ const RowShapePlan* RowShapes::learn(std::string_view name, std::string_view tex
   plan.full = full_plan(name, text, m_tokens);
   if (plan.full && plan.full->rows.size() != plan.rows.size()) plan.full.reset();
   plan.text = pyjson::TextShape::of(text, m_tokens);
-  for (const auto& [begin, end] : m_tokens)
-    plan.kinds += text.substr(begin, end - begin).find_first_of(".eE") == std::string_view::npos ? k_integer_marker : k_float_marker;
+  plan.kinds = m_kinds;
   m_store->add(m_shape, std::move(plan));
   const RowShapePlan* stored = m_store->find(m_shape);
   if (stored != nullptr) remember(stored);

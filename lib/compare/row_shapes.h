@@ -143,6 +143,7 @@ class RowShapes : public pyjson::EntryMatcher {
   pyjson::ShapeWriter m_writer;
   std::string_view m_shape;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> m_tokens;  // the text's number tokens: [begin, end) offsets
+  std::string m_kinds;  // and their markers
   bool m_pending = false;  // m_shape is the unknown shape of the entry find() last read
 };
 
