@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -75,7 +76,7 @@ struct VerifySummary {
 struct VerifyReport {
   std::vector<Finding> findings;
   VerifySummary summary;
-  std::vector<std::string> entry_names;  // in file order, with VerifyOptions::keep_entry_names
+  std::deque<std::string> entry_names;  // in file order, with VerifyOptions::keep_entry_names
   bool clean() const { return summary.errors == 0; }
 };
 
