@@ -83,6 +83,7 @@ Result<DumpHeader> read_dump_header(const ByteSource& src, const std::string& sh
   DumpHeader h;
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
+  options.buffer_bytes = pyjson::SourceWindow::k_header_buffer_bytes;  // (grows for a longer member)
   pyjson::DumpJsonStream stream(src, options);
   pyjson::DumpEvent ev;
   for (;;) {

@@ -17,7 +17,12 @@ namespace msdump::pyjson {
 
 class SourceWindow {
  public:
-  static constexpr std::size_t k_default_buffer_bytes = std::size_t{8} << 20;
+  // 1 MiB stays in a core's L2 while the parser reads what pread copied in, and a fresh
+  // buffer's pages are each faulted in once: 8 MiB cost 2,048 faults per stream, ~30 ms where
+  // a fault costs 15 us (docs/performance.md "Reader window size").
+  static constexpr std::size_t k_default_buffer_bytes = std::size_t{1} << 20;
+  // For a stream that reads the header members only (they come before "data").
+  static constexpr std::size_t k_header_buffer_bytes = std::size_t{64} << 10;
 
   // Nothing is read until the first advance(). `buffer_bytes` is the initial buffer size; it
   // grows when one unit of parsing (an entry, a line) does not fit.

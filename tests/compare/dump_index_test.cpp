@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "core/byte_source.h"
 #include "test_util.h"
 
@@ -170,5 +172,23 @@ TEST_SUITE("msdump::compare") {
     const Error e = error_after_change("\"output\": [null]", "\"output\": [1, 2]", 2);
     CHECK(e.code == ErrorCode::internal);
     CHECK(e.message.starts_with("'dump.json': entry at byte "));
+  }
+
+  TEST_CASE("dump index: the header is read from a file through a small window that grows for a long member") {
+    // read_dump_header reads a file through a 64 KiB window: a member longer than that (a long
+    // dump_data_dir) must still be read whole, and the members after it too.
+    testing::TempDir dir;
+    const std::string long_dir(200'000, 'd');
+    const std::string text = R"({"task": "statistics", "dump_data_dir": ")" + long_dir +
+                             R"(", "framework": "mindspore", "level": "L0", "data": {"Cell.a.forward.0": {"input_args": []}}})";
+    const auto path = (dir.path() / "dump.json").string();
+    std::ofstream(path) << text;
+    auto src = FileSource::open(path);
+    REQUIRE(src);
+    auto h = read_dump_header(**src, path);
+    REQUIRE(h);
+    CHECK(h->task == "statistics");
+    CHECK(h->framework == "mindspore");
+    CHECK(h->level == "L0");
   }
 }
