@@ -196,7 +196,7 @@ class GroupStock {
   }
 
  private:
-  static constexpr std::size_t k_kept = 1024;  // (more in hand are freed)
+  static constexpr std::size_t k_kept = 256;  // (more in hand are freed)
   std::vector<std::unique_ptr<Group>> m_spare;
 };
 
@@ -262,8 +262,8 @@ struct Chunk {
 using Groups = std::vector<std::unique_ptr<Group>>;
 
 std::vector<Chunk> chunks_of(const DumpIndex& index) {
-  constexpr std::uint64_t k_chunk_bytes = std::uint64_t{256} << 10;
-  constexpr std::uint32_t k_chunk_entries = 512;
+  constexpr std::uint64_t k_chunk_bytes = std::uint64_t{64} << 10;
+  constexpr std::uint32_t k_chunk_entries = 128;
   std::vector<Chunk> out;
   const auto n = static_cast<std::uint32_t>(index.entries.size());
   for (std::uint32_t b = 0; b < n;) {
@@ -307,7 +307,7 @@ class PairStream final : public TableView {
         // the ones the writer needs last, would wait in memory (docs/performance.md "Compare: two
         // passes, a pairing index, chunks reused where they were made").
         m_pool({.workers = static_cast<std::size_t>(std::max(1, threads) - 1),
-                .capacity = 4 * static_cast<std::size_t>(std::max(1, threads)),
+                .capacity = 2 * static_cast<std::size_t>(std::max(1, threads)),
                 .producer_helps = false},
                [this](std::uint32_t& chunk, std::size_t slot) {
                  take_back(slot);
