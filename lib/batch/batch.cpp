@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
+#include <deque>
 #include <map>
 
 #include "core/atomic_file.h"
@@ -130,7 +131,7 @@ void check_cross_rank(const std::vector<WorkItem>& items, std::vector<verify::Ve
   for (const auto& [key, ranks] : steps) {
     if (ranks.size() < 2) continue;
     // The reference is the most common name list (ties: the first rank's).
-    std::map<StringList, std::size_t> votes;
+    std::map<std::deque<std::string>, std::size_t> votes;
     for (auto i : ranks) ++votes[reports[i].entry_names];
     std::size_t ref = ranks.front();
     for (auto i : ranks)

@@ -16,5 +16,4 @@ list(APPEND MSDUMP_TEST_SOURCES
   tests/core/temp_dir_test.cpp
   tests/core/atomic_file_test.cpp
   tests/core/name_table_test.cpp
-  tests/core/string_list_test.cpp
   tests/core/ordered_pool_test.cpp)

@@ -48,13 +48,13 @@ void DumpNames::grow_if_needed() {
   }
 }
 
-bool DumpNames::add(std::string_view name) { return add(name, hash_of(name)); }
+bool DumpNames::add(std::string_view name) { return add(std::string(name), hash_of(name)); }
 
-bool DumpNames::add(std::string_view name, std::uint32_t hash) {
+bool DumpNames::add(std::string&& name, std::uint32_t hash) {
   grow_if_needed();
   Slot& slot = m_slots[find_slot(name, hash)];
   if (slot.index != 0) return false;
-  in_order.push_back(name);
+  in_order.push_back(std::move(name));
   slot = Slot{hash, static_cast<std::uint32_t>(in_order.size())};
   return true;
 }
@@ -134,9 +134,7 @@ void check_construct_json(const std::string& path, const DumpNames& names, Findi
                Severity::warning);
   }
   if (!names.level_known || names.level == Level::L1) return;
-  std::string name;  // (the set's lookups take a std::string)
-  for (const std::string_view view : names.in_order) {
-    name.assign(view);
+  for (const auto& name : names.in_order) {
     const auto parsed = dump::parse_entry_name(name);
     const bool needed = parsed.kind == dump::EntryKind::module_forward || (names.level == Level::mix && parsed.is_api());
     if (needed && keys.count(name) == 0)

@@ -131,7 +131,7 @@ std::optional<Pass> entries_in_parallel(const VerifyOptions& o, const ByteSource
       p.sink.set_line(e.line);
       if (const CheckedEntry* later = workers.ahead<CheckedEntry>(4)) p.names.prefetch(later->name_hash);
       p.evidence.note(e.signals, e.name, e.line);
-      if (!p.names.add(e.name, e.name_hash)) {  // (copied: e.name keeps its buffer for the next entry)
+      if (!p.names.add(std::move(e.name), e.name_hash)) {
         pointer.assign("/data");
         dump::append_pointer_token(pointer, e.name);
         p.sink.add(FindingKind::duplicate, e.name, pointer, "entry name appears more than once in data", "unique names",

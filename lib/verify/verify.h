@@ -26,12 +26,12 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <deque>
 #include <string>
 #include <vector>
 
 #include "core/profile.h"
 #include "core/result.h"
-#include "core/string_list.h"
 #include "stats/tolerance.h"
 #include "verify/finding.h"
 
@@ -76,7 +76,7 @@ struct VerifySummary {
 struct VerifyReport {
   std::vector<Finding> findings;
   VerifySummary summary;
-  StringList entry_names;               // in file order, with VerifyOptions::keep_entry_names
+  std::deque<std::string> entry_names;  // in file order, with VerifyOptions::keep_entry_names
   bool clean() const { return summary.errors == 0; }
 };
 

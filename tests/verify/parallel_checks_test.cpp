@@ -33,7 +33,7 @@ std::string describe(const VerifyReport& r) {
   for (const Finding& f : r.findings)
     s += fmt::format("{}|{}|{}|{}|{}|{}|{}|{}:{}\n", static_cast<int>(f.severity), to_string(f.kind), f.entry, f.pointer,
                      f.expected, f.actual, f.message, f.file, f.line);
-  for (const auto& n : r.entry_names) s.append(n).append("\n");
+  for (const auto& n : r.entry_names) s += n + "\n";
   return s;
 }
 
