@@ -100,8 +100,8 @@ void EntryWorkers::read(Pool& pool) {
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
   // A window that stays in this core's L2 while the bracket pass reads what pread copied in
-  // (8 MiB, the default, does not, and the kernel's copy then goes to L3: docs/performance.md
-  // "Reader window size").
+  // (8 MiB did not, and the kernel's copy then went to L3: docs/performance.md "Reader window
+  // size").
   options.buffer_bytes = k_read_window_bytes;
   options.read.note_duplicate_keys = true;  // (entries that are neither objects nor arrays are parsed here)
   options.read.exact_capacity = false;
