@@ -99,10 +99,8 @@ bool EntryWorkers::visit_entries(Chunk& chunk, Slot& s) {
 void EntryWorkers::read(Pool& pool) {
   pyjson::DumpStreamOptions options;
   options.raw_entries = true;
-  // A window that stays in this core's L2 while the bracket pass reads what pread copied in
-  // (8 MiB did not, and the kernel's copy then went to L3: docs/performance.md "Reader window
-  // size").
-  options.buffer_bytes = k_read_window_bytes;
+  // The stream's default window (1 MiB) stays in this core's L2 while the bracket pass reads
+  // what pread copied in (docs/performance.md "Reader window size").
   options.read.note_duplicate_keys = true;  // (entries that are neither objects nor arrays are parsed here)
   options.read.exact_capacity = false;
   pyjson::DumpJsonStream stream(m_source, options);

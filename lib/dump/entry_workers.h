@@ -107,7 +107,6 @@ class EntryWorkers {
   static constexpr std::size_t k_chunk_bytes = 64 * 1024;
   static constexpr std::size_t k_bytes_per_entry = 128;
   static constexpr std::size_t k_chunks_in_flight = 8;     // read but not yet handed out (plus 2 per extra worker)
-  static constexpr std::size_t k_read_window_bytes = 1 << 20;  // the reader's file window (grows for bigger entries)
 
   // `threads` >= 2 counts the reader and the caller (more add workers).
   EntryWorkers(const ByteSource& source, int threads, std::size_t chunk_bytes = k_chunk_bytes);
