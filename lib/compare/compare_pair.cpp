@@ -58,6 +58,10 @@ struct Group {
   DumpRows npu, bench;
   StackCells stack;
   Table table;
+  // With PassInputs::row_format: the rows' text, and per row where it ends and how many cells
+  // the format neutralised.
+  TextBuffer text;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> text_ends;
   PairAnswer answer;
   std::vector<Problem> problems;
   std::optional<Error> error;  // the pass could not go on (a file changed under it)
@@ -131,6 +135,7 @@ struct PassInputs {
   TensorDirs dirs;
   IntsAsFloats unmatched_ints;  // the statistics of NPU rows without a partner (unmatched_stats.h)
   AnswerFloors& floors;
+  const RowFormat* row_format;  // the table writer's, to format each row where it is made (or nullptr)
 };
 
 // One entry's side of the table: its rows come from the fetchers; of the dump's own fields,
@@ -173,6 +178,8 @@ void reset_group(Group& g, const PassInputs& in) {
   Table table{in.mode, &g.npu, &g.bench, &g.stack, {}};
   table.rows.swap(g.table.rows);
   g.table = std::move(table);
+  g.text.len = 0;
+  g.text_ends.clear();
   g.answer = {};
   g.problems.clear();
   g.error.reset();
@@ -214,6 +221,15 @@ void find_entry_answers(AnswerFloors& floors, std::uint32_t entry, Group& g) {
   if (g.answer.diff_analyze || is_communication_api(g.npu.entries.front())) AnswerFloors::lower(floors.diff_analyze, entry);
 }
 
+// The text of g's rows in `format`, made on this thread while the rows are in its cache.
+void format_rows(const RowFormat& format, Group& g) {
+  const CompareTableView view(g.table);
+  for (std::size_t k = 0; k < g.table.rows.size(); ++k) {
+    const auto neutralised = format.append_row(view, k, g.text);
+    g.text_ends.emplace_back(static_cast<std::uint32_t>(g.text.len), static_cast<std::uint32_t>(neutralised));
+  }
+}
+
 // Compares NPU entry `entry` with its partners (fetchers and stock: this thread's).
 std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, EntryFetcher& npu_fetch,
                                      EntryFetcher& bench_fetch, GroupStock& stock) {
@@ -251,6 +267,7 @@ std::unique_ptr<Group> compare_entry(const PassInputs& in, std::uint32_t entry, 
   fill_metrics(g->table, in.dirs, g->problems);
   run_checkers(g->table, {});
   find_entry_answers(in.floors, entry, *g);
+  if (in.row_format != nullptr) format_rows(*in.row_format, *g);
   return g;
 }
 
@@ -337,6 +354,16 @@ class PairStream final : public TableView {
         return;
       }
     m_view->emit(self->m_pos++, sink);
+  }
+  const RowFormat* row_format() const override { return m_in.row_format; }
+  std::optional<RowText> row_text(std::size_t) const override {
+    auto* self = const_cast<PairStream*>(this);  // (as emit)
+    while (self->m_group == nullptr || self->m_pos >= self->m_group->table.rows.size())
+      if (!self->advance()) return std::nullopt;  // (emit then gives the blank row)
+    const auto& ends = m_group->text_ends;
+    const std::size_t k = self->m_pos++;
+    const std::uint32_t begin = k == 0 ? 0 : ends[k - 1].first;
+    return RowText{m_group->text.text().substr(begin, ends[k].first - begin), ends[k].second};
   }
 
   // Runs what the writers did not ask for (no table, or a writer that stopped) and gathers it.
@@ -581,7 +608,8 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     side->stat_kinds = {};
   }
   AnswerFloors floors;
-  const PassInputs in{spec, *mode, *npu, *bench, bench_of, **stacks, tensor_dirs(spec), unmatched_ints, floors};
+  const RowFormat* row_format = o.write_tables && !o.xlsx ? &csv_row_format() : nullptr;
+  const PassInputs in{spec, *mode, *npu, *bench, bench_of, **stacks, tensor_dirs(spec), unmatched_ints, floors, row_format};
   std::error_code ec;
   {
     PairStream stream(in, o.threads, o.diff_analyze, r);

@@ -37,13 +37,13 @@ bool may_start_formula(char c) {
   return c == '+' || c == '-' || c == '=' || c == '%' || c == '@' || c == '\xEF';
 }
 
-// The CSV text of one file, formatted into one growing buffer that the caller drains.
+// CSV text, formatted into a growing buffer that the caller drains.
 class CsvText {
  public:
-  CsvText() : m_buf(std::size_t{2} << 20, '\0') {}
+  explicit CsvText(TextBuffer& out) : m_out(out) {}
 
   void header(const std::vector<std::string>& names) {
-    const std::size_t start = m_len;
+    const std::size_t start = m_out.len;
     for (std::size_t i = 0; i < names.size(); ++i) {
       if (i > 0) put(",");
       text_field(names[i]);
@@ -65,23 +65,29 @@ class CsvText {
         csv.text_field(s);
       }
     };
-    const std::size_t start = m_len;
+    const std::size_t start = m_out.len;
     Fields fields(*this);
     view.emit(i, fields);
     end_line(start, fields.count);
   }
-  std::string_view bytes() const { return {m_buf.data(), m_len}; }
-  void clear() { m_len = 0; }
+  // A row a RowFormat made (its line, LF included).
+  void formatted_row(const RowText& row) {
+    put(row.text);
+    m_neutralised += row.neutralised;
+  }
+  std::string_view bytes() const { return m_out.text(); }
+  void clear() { m_out.len = 0; }
   std::size_t neutralised() const { return m_neutralised; }
 
  private:
   char* room(std::size_t n) {
-    if (m_len + n > m_buf.size()) m_buf.resize(std::max(m_buf.size() * 2, m_len + n));
-    return m_buf.data() + m_len;
+    std::string& buf = m_out.bytes;
+    if (m_out.len + n > buf.size()) buf.resize(std::max(buf.size() * 2, m_out.len + n));
+    return buf.data() + m_out.len;
   }
   void put(std::string_view s) {
     std::memcpy(room(s.size()), s.data(), s.size());
-    m_len += s.size();
+    m_out.len += s.size();
   }
   // A cell's text, copied as one fixed-size block when the cell holds it (Cell::text_inline): no
   // memcpy call for the short texts of every row (statistics, their differences).
@@ -89,20 +95,19 @@ class CsvText {
     if (!c.text_inline()) return put(c.as_text());
     const std::string_view s = c.as_text();
     std::memcpy(room(Cell::k_inline_bytes), s.data(), Cell::k_inline_bytes);
-    m_len += s.size();
+    m_out.len += s.size();
   }
   void end_line(std::size_t line_start, std::size_t fields) {
     // Python's csv module writes a record that would be a blank line (one empty field) as "",
     // else it would read back as no record.
-    if (fields > 0 && m_len == line_start) put("\"\"");
+    if (fields > 0 && m_out.len == line_start) put("\"\"");
     put("\n");
   }
   void field(const Cell& c);
   void float_field(double v);
   void text_field(std::string_view s);
 
-  std::string m_buf;
-  std::size_t m_len = 0;
+  TextBuffer& m_out;
   std::size_t m_neutralised = 0;
 };
 
@@ -117,7 +122,7 @@ void CsvText::field(const Cell& c) {
         put(c.as_text());
       } else {
         char* p = room(24);
-        m_len = static_cast<std::size_t>(std::to_chars(p, p + 24, c.as_int()).ptr - m_buf.data());
+        m_out.len = static_cast<std::size_t>(std::to_chars(p, p + 24, c.as_int()).ptr - m_out.bytes.data());
       }
       return;
     case Cell::Kind::floating:
@@ -137,7 +142,7 @@ void CsvText::float_field(double v) {
     return;
   }
   char* p = room(pyjson::k_max_python_float_chars);
-  m_len = static_cast<std::size_t>(pyjson::format_python_float(p, v) - m_buf.data());
+  m_out.len = static_cast<std::size_t>(pyjson::format_python_float(p, v) - m_out.bytes.data());
 }
 
 #if defined(__SSE2__)
@@ -194,8 +199,17 @@ void CsvText::text_field(std::string_view s) {
     rest.remove_prefix(run);
   }
   *p++ = '"';
-  m_len += static_cast<std::size_t>(p - start);
+  m_out.len += static_cast<std::size_t>(p - start);
 }
+
+class CsvRowFormat final : public RowFormat {
+ public:
+  std::size_t append_row(const TableView& view, std::size_t i, TextBuffer& out) const override {
+    CsvText text(out);
+    text.row(view, i);
+    return text.neutralised();
+  }
+};
 
 Result<std::unique_ptr<AtomicFile>> create_file(const std::string& path, Overwrite overwrite) {
   if (auto ok = prepare_output_file(path); !ok) return ok.error();
@@ -203,6 +217,11 @@ Result<std::unique_ptr<AtomicFile>> create_file(const std::string& path, Overwri
 }
 
 }  // namespace
+
+const RowFormat& csv_row_format() {
+  static const CsvRowFormat format;
+  return format;
+}
 
 std::vector<std::string> csv_part_paths(const std::string& path, std::size_t rows, std::size_t rows_per_file) {
   rows_per_file = std::max<std::size_t>(rows_per_file, 1);
@@ -221,7 +240,10 @@ Result<CsvWritten> write_csv(const TableView& view, const std::string& path, con
   CsvWritten written;
   written.paths = csv_part_paths(path, rows, per_file);
   std::vector<std::unique_ptr<AtomicFile>> files;
-  CsvText text;
+  TextBuffer buffer;
+  buffer.bytes.resize(std::size_t{2} << 20);
+  CsvText text(buffer);
+  const bool preformatted = view.row_format() == &csv_row_format();
   for (std::size_t part = 0; part < written.paths.size(); ++part) {
     auto file = create_file(written.paths[part], options.overwrite);
     if (!file) return file.error();
@@ -229,7 +251,9 @@ Result<CsvWritten> write_csv(const TableView& view, const std::string& path, con
     text.header(view.header());
     const std::size_t end = std::min(rows, (part + 1) * per_file);
     for (std::size_t i = part * per_file; i < end; ++i) {
-      text.row(view, i);
+      const auto row = preformatted ? view.row_text(i) : std::nullopt;
+      if (row) text.formatted_row(*row);
+      else text.row(view, i);
       if (text.bytes().size() >= k_flush_bytes) {
         files.back()->write(text.bytes());
         text.clear();

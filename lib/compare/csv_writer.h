@@ -39,6 +39,10 @@ struct CsvWritten {
 // leaves none of them). Fails (io) naming the file that could not be written.
 Result<CsvWritten> write_csv(const TableView& view, const std::string& path, const CsvOptions& options = {});
 
+// The CSV line of a row (LF included), for a view to make where it makes the row: write_csv
+// copies the lines of a view whose row_format() is this one (table.h RowFormat).
+const RowFormat& csv_row_format();
+
 // The file names for `rows` data rows: {path} or the "_part_<n>" names.
 std::vector<std::string> csv_part_paths(const std::string& path, std::size_t rows, std::size_t rows_per_file);
 

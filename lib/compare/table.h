@@ -62,6 +62,34 @@ class CellSink {
   ~CellSink() = default;
 };
 
+// Bytes appended to a reused buffer: `bytes` is grown (doubling) but never shrunk, `len` of it
+// are the text, so appending costs no zero-filling of what is then overwritten.
+struct TextBuffer {
+  std::string bytes;
+  std::size_t len = 0;
+  std::string_view text() const { return {bytes.data(), len}; }
+};
+
+class TableView;
+
+// A writer's text for whole rows (the CSV writer's lines), for a view that makes its rows on
+// several threads: the view formats each row on the thread that made it, while the row's cells
+// are in that core's cache, and the writer copies the text (docs/performance.md "Compare: rows
+// formatted where they are made"). Called from several threads at once: it keeps no state.
+class RowFormat {
+ public:
+  virtual ~RowFormat() = default;
+  // Appends the text of row i of `view` to `out`; returns how many of its cells the writer
+  // changed for safety (csv_writer.h: cells neutralised).
+  virtual std::size_t append_row(const TableView& view, std::size_t i, TextBuffer& out) const = 0;
+};
+
+// One row as a RowFormat made it.
+struct RowText {
+  std::string_view text;
+  std::size_t neutralised = 0;
+};
+
 // Anything a writer can write: a header and rows of cells.
 class TableView {
  public:
@@ -74,6 +102,13 @@ class TableView {
   // The same cells gathered into `out`; text cells view the texts (Cell::view): use them before
   // the next call.
   void cells(std::size_t i, std::vector<Cell>& out) const;
+
+  // The format this view makes its rows' text in (nullptr: none; writers then read cells).
+  virtual const RowFormat* row_format() const { return nullptr; }
+  // Row i in row_format(), for a writer that reads every row once, in order, by this or by
+  // emit(). nullopt: the view cannot give it (emit() then gives the row). The text stays valid
+  // until the next call.
+  virtual std::optional<RowText> row_text(std::size_t) const { return std::nullopt; }
 };
 
 // The columns msprobe writes for `mode` (with NPU_Stack_Info when `stack`).

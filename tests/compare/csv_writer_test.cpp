@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -24,9 +25,90 @@ VectorTable numbered_rows(std::size_t n) {
   return VectorTable({"n", "t"}, std::move(rows));
 }
 
+// `inner`'s rows as a view that formats them itself in `format` (row_text), except the rows in
+// `fallback`, for which it gives nullopt (the writer then reads their cells).
+class PreformattedTable final : public TableView {
+ public:
+  PreformattedTable(const VectorTable& inner, const RowFormat& format, std::vector<std::size_t> fallback = {})
+      : m_inner(inner), m_format(format), m_fallback(std::move(fallback)) {}
+  const std::vector<std::string>& header() const override { return m_inner.header(); }
+  std::size_t row_count() const override { return m_inner.row_count(); }
+  void emit(std::size_t i, CellSink& sink) const override { m_inner.emit(i, sink); }
+  const RowFormat* row_format() const override { return &m_format; }
+  std::optional<RowText> row_text(std::size_t i) const override {
+    if (std::find(m_fallback.begin(), m_fallback.end(), i) != m_fallback.end()) return std::nullopt;
+    m_text.len = 0;
+    const auto neutralised = m_format.append_row(m_inner, i, m_text);
+    return RowText{m_text.text(), neutralised};
+  }
+
+ private:
+  const VectorTable& m_inner;
+  const RowFormat& m_format;
+  std::vector<std::size_t> m_fallback;
+  mutable TextBuffer m_text;
+};
+
+// A format that is not the CSV writer's: its text must never reach a CSV file.
+class OtherFormat final : public RowFormat {
+ public:
+  std::size_t append_row(const TableView&, std::size_t, TextBuffer& out) const override {
+    out.bytes.assign("not csv\n");
+    out.len = out.bytes.size();
+    return 7;
+  }
+};
+
 }  // namespace
 
 TEST_SUITE("msdump::compare") {
+  TEST_CASE("write_csv copies the lines of a view that formats its rows in csv_row_format") {
+    msdump::testing::TempDir dir;
+    const VectorTable table({"a", "b", "c"}, {{Cell::text("-x"), Cell::floating(0.5), Cell::text("q,\"r\"")},
+                                              {Cell::text(""), Cell::floating(std::nan("")), Cell::integer(3)},
+                                              {Cell::text("=1;2"), Cell::floating(-k_inf), Cell::boolean(true)}});
+    const auto direct_path = (dir / "direct.csv").string();
+    const auto direct = write_csv(table, direct_path);
+    REQUIRE(direct);
+    REQUIRE(direct->neutralised_cells == 2);
+    const std::string want = msdump::testing::slurp(direct_path);
+    CHECK(want == "a,b,c\n'-x,0.5,\"q,\"\"r\"\"\"\n,,3\n'=1;2, -inf,True\n");
+    const OtherFormat other;
+    for (const std::vector<std::size_t>& fallback : {std::vector<std::size_t>{}, std::vector<std::size_t>{0, 2}}) {
+      CAPTURE(fallback.size());
+      const auto path = (dir / "pre.csv").string();
+      const auto r = write_csv(PreformattedTable(table, csv_row_format(), fallback), path);
+      REQUIRE(r);
+      CHECK(r->neutralised_cells == 2);
+      CHECK(msdump::testing::slurp(path) == want);
+      // a view in another format: the writer reads its cells
+      const auto o = write_csv(PreformattedTable(table, other, fallback), path);
+      REQUIRE(o);
+      CHECK(o->neutralised_cells == 2);
+      CHECK(msdump::testing::slurp(path) == want);
+    }
+  }
+  TEST_CASE("write_csv takes a row's text and count as the view gives them") {
+    // (a view's row_text in csv_row_format is taken as it is, not formatted again)
+    struct Given final : TableView {
+      const VectorTable& inner;
+      explicit Given(const VectorTable& t) : inner(t) {}
+      const std::vector<std::string>& header() const override { return inner.header(); }
+      std::size_t row_count() const override { return inner.row_count(); }
+      void emit(std::size_t i, CellSink& sink) const override { inner.emit(i, sink); }
+      const RowFormat* row_format() const override { return &csv_row_format(); }
+      std::optional<RowText> row_text(std::size_t i) const override {
+        if (i == 1) return std::nullopt;
+        return RowText{"given\n", 2};
+      }
+    };
+    msdump::testing::TempDir dir;
+    const auto path = (dir / "g.csv").string();
+    const auto r = write_csv(Given(numbered_rows(3)), path);
+    REQUIRE(r);
+    CHECK(r->neutralised_cells == 4);
+    CHECK(msdump::testing::slurp(path) == "n,t\ngiven\n1,r\ngiven\n");
+  }
   TEST_CASE("write_csv renders cells as pandas' to_csv does") {
     msdump::testing::TempDir dir;
     const VectorTable table(
