@@ -16,6 +16,7 @@
 #include "compare/diff_analyze_file.h"
 #include "core/byte_source.h"
 #include "core/atomic_file.h"
+#include "core/heap_growth.h"
 #include "exit_code.h"
 
 namespace msdump::cli {
@@ -104,6 +105,7 @@ int run_compare(CompareCommand& cmd) {
                : ::isatty(2)                                      ? batch::ProgressStyle::bar
                                                                   : batch::ProgressStyle::lines;
   o.progress_out = &std::cerr;
+  set_heap_growth(k_compare_heap_growth);  // (pass 2's threads grow their arenas: heap_growth.h)
   auto result = compare::compare_tree(o);
   if (!result) return print_error(result.error());
   if (cmd.diff_analyze)
