@@ -105,7 +105,8 @@ int run_compare(CompareCommand& cmd) {
                : ::isatty(2)                                      ? batch::ProgressStyle::bar
                                                                   : batch::ProgressStyle::lines;
   o.progress_out = &std::cerr;
-  set_heap_growth(k_compare_heap_growth);  // (pass 2's threads grow their arenas: heap_growth.h)
+  // 16 MiB steps: pass 2's threads grow their arenas by a few MiB each (core/heap_growth.h).
+  set_heap_growth(std::size_t{16} << 20);
   auto result = compare::compare_tree(o);
   if (!result) return print_error(result.error());
   if (cmd.diff_analyze)

@@ -14,8 +14,6 @@
 
 namespace msdump {
 
-inline constexpr std::size_t k_compare_heap_growth = std::size_t{16} << 20;
-
 bool set_heap_growth(std::size_t bytes);
 
 }  // namespace msdump

@@ -9,9 +9,9 @@
 TEST_SUITE("msdump::core") {
   TEST_CASE("set_heap_growth is taken by glibc's allocator, and allocation goes on as before") {
 #if defined(__GLIBC__)
-    CHECK(msdump::set_heap_growth(msdump::k_compare_heap_growth));
+    CHECK(msdump::set_heap_growth(std::size_t{16} << 20));
 #else
-    CHECK_FALSE(msdump::set_heap_growth(msdump::k_compare_heap_growth));
+    CHECK_FALSE(msdump::set_heap_growth(std::size_t{16} << 20));
 #endif
     std::size_t total = 0;
     std::thread t([&] {  // (a thread's arena grows by the new step)
