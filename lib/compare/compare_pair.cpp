@@ -560,7 +560,8 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   if (!bench_header) return bench_header.error();
   const bool cross = cross_framework(npu_header->framework, bench_header->framework);
 
-  RowKeyer npu_keys(true, o.match, cross), bench_keys(false, o.match, cross);
+  // (optional: each is freed, by the thread that used it, once its side is indexed)
+  std::optional<RowKeyer> npu_keys(std::in_place, true, o.match, cross), bench_keys(std::in_place, false, o.match, cross);
   // The bench side's thread also sorts its keys for pairing; the NPU side's stack.json is read
   // by whichever thread is done first, so neither waits long for the other.
   std::optional<Result<StackLookup>> stacks;
@@ -570,7 +571,8 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
   };
   std::optional<SortedKeys> sorted;
   auto bench_future = std::async(std::launch::async, [&] {
-    auto side = index_side(std::move(*bench_src), spec.bench, bench_keys);
+    auto side = index_side(std::move(*bench_src), spec.bench, *bench_keys);
+    bench_keys.reset();
     if (!side) return side;
     if (!fuzzy_pairing(o.match)) {
       sorted = sort_keys(std::move(side->index.keys));  // (sorted in place: exact pairing reads nothing else)
@@ -579,7 +581,8 @@ Result<PairResult> compare_pair(const PairSpec& spec, const CompareOptions& o) {
     read_stacks_if_first();
     return side;
   });
-  auto npu = index_side(std::move(*npu_src), spec.npu, npu_keys);
+  auto npu = index_side(std::move(*npu_src), spec.npu, *npu_keys);
+  npu_keys.reset();
   read_stacks_if_first();
   auto bench = bench_future.get();
   if (!npu) return npu.error();
