@@ -348,18 +348,16 @@ class PairStream final : public TableView {
   std::size_t row_count() const override { return m_in.npu.index.rows(); }
   void emit(std::size_t, CellSink& sink) const override {
     auto* self = const_cast<PairStream*>(this);  // the writers read rows once, in order
-    while (self->m_view == nullptr || self->m_pos >= self->m_group->table.rows.size())
-      if (!self->advance()) {
-        for (std::size_t k = 0; k < m_header.size(); ++k) sink.text("");  // (only after an error, reported by finish())
-        return;
-      }
+    if (!self->to_next_row()) {
+      for (std::size_t k = 0; k < m_header.size(); ++k) sink.text("");  // (only after an error, reported by finish())
+      return;
+    }
     m_view->emit(self->m_pos++, sink);
   }
   const RowFormat* row_format() const override { return m_in.row_format; }
   std::optional<RowText> row_text(std::size_t) const override {
     auto* self = const_cast<PairStream*>(this);  // (as emit)
-    while (self->m_group == nullptr || self->m_pos >= self->m_group->table.rows.size())
-      if (!self->advance()) return std::nullopt;  // (emit then gives the blank row)
+    if (!self->to_next_row()) return std::nullopt;  // (emit then gives the blank row)
     const auto& ends = m_group->text_ends;
     const std::size_t k = self->m_pos++;
     const std::uint32_t begin = k == 0 ? 0 : ends[k - 1].first;
@@ -377,6 +375,12 @@ class PairStream final : public TableView {
   }
 
  private:
+  // Moves to the group that holds the next row; false when there is none (the end, or an error).
+  bool to_next_row() {
+    while (m_view == nullptr || m_pos >= m_group->table.rows.size())
+      if (!advance()) return false;
+    return true;
+  }
   bool advance() {
     if (m_error) return false;
     while (m_next_group >= m_chunk.groups.size()) {
